@@ -1,0 +1,8 @@
+import { defineConfig } from "vitest/config";
+
+// One run across the workspaces; browser tests (e2e/) have their own command.
+export default defineConfig({
+  test: {
+    projects: ["packages/*", "apps/*"],
+  },
+});
