@@ -1,1 +1,3 @@
-export {};
+export * from "./common.ts";
+export * from "./health.ts";
+export * from "./outbox.ts";

@@ -1,0 +1,104 @@
+import fastifyCookie from "@fastify/cookie";
+import fastifyHelmet from "@fastify/helmet";
+import fastifyMultipart from "@fastify/multipart";
+import fastifyRateLimit from "@fastify/rate-limit";
+import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { type AuthOptions, registerAuth } from "./http/auth.ts";
+import { handleError } from "./http/errors.ts";
+import { requestIdOptions } from "./http/logging.ts";
+import { contentSecurityPolicy } from "./http/security-headers.ts";
+import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
+import { registerFileRoutes } from "./modules/files/files.routes.ts";
+import { registerHealthRoutes } from "./modules/health/health.routes.ts";
+import { HealthService } from "./modules/health/health.service.ts";
+import { createMailJobs } from "./modules/mail/mail.jobs.ts";
+import { registerMailTestRoute } from "./modules/outbox/mail-test.routes.ts";
+import { registerOutboxRoutes } from "./modules/outbox/outbox.routes.ts";
+import { OutboxService } from "./modules/outbox/outbox.service.ts";
+import { defaultWebDistDir, registerWebHost } from "./modules/web-host/web-host.routes.ts";
+import type { Platform } from "./platform/platform.ts";
+
+export interface AppServices {
+  tokens: AuthTokenService;
+  mailJobs: ReturnType<typeof createMailJobs>;
+}
+
+/** Services and their jobs; a worker-only process needs these without HTTP. */
+export function createServices(platform: Platform): AppServices {
+  const services: AppServices = {
+    tokens: new AuthTokenService(platform.database.db),
+    mailJobs: createMailJobs(platform.mailer),
+  };
+  platform.jobs.register(Object.values(services.mailJobs));
+  return services;
+}
+
+/** The ONE place where modules are wired to HTTP. */
+export async function buildApp(
+  platform: Platform,
+  services: AppServices,
+  logger: FastifyBaseLogger,
+): Promise<FastifyInstance> {
+  const { config, database, storage, signer } = platform;
+  const app = Fastify({
+    loggerInstance: logger,
+    ...requestIdOptions,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: "idle",
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: contentSecurityPolicy(Boolean(config.GTM_CONTAINER_ID), config.PUBLIC_URL.startsWith("https://")),
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyMultipart, { limits: { files: 1, fields: 50, fieldSize: 1024 * 1024 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: { title: "Tarmac API", version: "1.0.0", description: "Distribute Android, iOS, Windows and macOS builds." },
+      components: {
+        securitySchemes: { token: { type: "apiKey", in: "header", name: "Authorization", description: "Token <key>" } },
+      },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
+  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  const authOptions: AuthOptions = {
+    tokens: services.tokens,
+    cookieDomain: config.COOKIE_DOMAIN,
+    secureCookies: config.PUBLIC_URL.startsWith("https://"),
+    adminEmails: config.ADMIN_EMAILS,
+  };
+  registerAuth(app, authOptions);
+
+  registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
+  registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });
+  registerMailTestRoute(app, { jobs: platform.jobs, mailJobs: services.mailJobs, mode: platform.mailer.mode });
+  registerFileRoutes(app, { storage, signer });
+  await registerWebHost(app, {
+    distDir: config.WEB_DIST_DIR ?? defaultWebDistDir,
+    client: {
+      gtm_container_id: config.GTM_CONTAINER_ID ?? null,
+      cookie_domain: config.COOKIE_DOMAIN,
+      public_url: config.PUBLIC_URL,
+    },
+  });
+  return app;
+}

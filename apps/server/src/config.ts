@@ -1,0 +1,100 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const booleanString = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const roleList = z
+  .string()
+  .transform((value) => value.split(",").map((role) => role.trim()).filter(Boolean))
+  .pipe(z.array(z.enum(["web", "worker"])).min(1, "must name at least one of web, worker"));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  STORAGE_DRIVER: z.enum(["local"], { message: "unknown storage driver; supported: local" }).default("local"),
+  STORAGE_LOCAL_DIR: z.string().min(1).optional(),
+  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(900),
+  SMTP_HOST: z.string().min(1).optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SMTP_SECURE: booleanString.optional(),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  MAIL_FROM: z.string().min(3).default("Tarmac <no-reply@localhost>"),
+  SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  ROLES: roleList.default(["web", "worker"]),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  COOKIE_DOMAIN: z.string().regex(/^[a-z0-9.-]*$/i, "must be a host name").default(""),
+  GTM_CONTAINER_ID: z.string().regex(/^GTM-[A-Z0-9]+$/, "must look like GTM-XXXXXXX").optional(),
+  ADMIN_EMAILS: z
+    .string()
+    .transform((value) => value.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean))
+    .default([]),
+  TRUST_PROXY: booleanString.default(false),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, "PUBLIC_URL" | "SECRET_KEY" | "STORAGE_LOCAL_DIR"> {
+  PUBLIC_URL: string;
+  SECRET_KEY: string;
+  STORAGE_LOCAL_DIR: string;
+}
+
+/** Thrown for a bad environment; main prints `message` alone (one line naming the variable) and exits. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/**
+ * Paths are resolved from the directory the user ran npm in (INIT_CWD), not the workspace
+ * folder npm switches to, so `DATA_DIR=./data npm start` means the repository's ./data.
+ */
+function resolveFromLaunchDir(value: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), value);
+}
+
+function readOrCreateSecretKey(dataDir: string): string {
+  const file = path.join(dataDir, "secret.key");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString("hex");
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset": shells and .env files often export VAR= for optional values.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = issue?.path.join(".") ?? "environment";
+    throw new ConfigError(`Invalid configuration: ${variable}: ${issue?.message ?? "invalid value"}`);
+  }
+  const values = parsed.data;
+  const dataDir = resolveFromLaunchDir(values.DATA_DIR);
+  const port = values.PORT;
+  return {
+    ...values,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    SECRET_KEY: values.SECRET_KEY ?? readOrCreateSecretKey(dataDir),
+    STORAGE_LOCAL_DIR: values.STORAGE_LOCAL_DIR
+      ? resolveFromLaunchDir(values.STORAGE_LOCAL_DIR)
+      : path.join(dataDir, "storage"),
+  };
+}

@@ -1,0 +1,123 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AuthTokenService } from "../modules/auth/auth-token.service.ts";
+import { AppError } from "./errors.ts";
+
+export interface Actor {
+  userId: number;
+  email: string;
+  tokenId: number;
+  tokenKind: "session" | "api_key";
+  /** How the token came: a header cannot be forged cross-site, a cookie can (hence XSRF). */
+  via: "header" | "cookie";
+  isInstanceAdmin: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+export const xsrfCookieName = "XSRF-TOKEN";
+export const xsrfHeaderName = "x-xsrf-token";
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The spec's token cookie: its name carries the cookie domain so several deployments can share a parent domain. */
+export function tokenCookieName(cookieDomain: string): string {
+  return cookieDomain ? `tarmac_token_${cookieDomain.replace(/[^A-Za-z0-9]/g, "_")}` : "tarmac_token";
+}
+
+function readPresentedToken(request: FastifyRequest, cookieName: string): { token: string; via: Actor["via"] } | null {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^(?:Token|Bearer)\s+(\S+)$/i.exec(header);
+    return match?.[1] ? { token: match[1], via: "header" } : null;
+  }
+  const cookie = request.cookies[cookieName];
+  return cookie ? { token: cookie, via: "cookie" } : null;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export interface AuthOptions {
+  tokens: AuthTokenService;
+  cookieDomain: string;
+  secureCookies: boolean;
+  adminEmails: string[];
+}
+
+/**
+ * Resolves the actor of every API request and enforces the XSRF double-submit rule for
+ * cookie-authenticated writes. Routes then ask for what they need with requireActor().
+ */
+export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
+  const cookieName = tokenCookieName(options.cookieDomain);
+  const admins = new Set(options.adminEmails);
+  app.decorateRequest("actor", null);
+
+  app.addHook("onRequest", async (request) => {
+    if (!request.url.startsWith("/api/")) return;
+    const presented = readPresentedToken(request, cookieName);
+    if (!presented) return;
+    const resolved = await options.tokens.resolve(presented.token);
+    if (!resolved) {
+      // A bad header is an error; a stale cookie just means "not signed in".
+      if (presented.via === "header") throw AppError.unauthorized("Invalid token.");
+      return;
+    }
+    if (presented.via === "cookie" && !safeMethods.has(request.method)) {
+      const header = request.headers[xsrfHeaderName];
+      const cookie = request.cookies[xsrfCookieName];
+      if (typeof header !== "string" || !cookie || !sameSecret(header, cookie)) {
+        throw AppError.forbidden("CSRF Failed: XSRF token missing or incorrect.");
+      }
+    }
+    request.actor = {
+      userId: resolved.userId,
+      email: resolved.email,
+      tokenId: resolved.tokenId,
+      tokenKind: resolved.kind,
+      via: presented.via,
+      isInstanceAdmin: admins.has(resolved.email.toLowerCase()),
+    };
+  });
+
+  // Hands every browser an XSRF cookie to echo back; it is readable by script on purpose.
+  app.addHook("onSend", async (request, reply) => {
+    if (request.cookies[xsrfCookieName]) return;
+    reply.setCookie(xsrfCookieName, randomBytes(24).toString("base64url"), {
+      path: "/",
+      sameSite: "lax",
+      secure: options.secureCookies,
+      httpOnly: false,
+    });
+  });
+}
+
+export function requireActor(request: FastifyRequest): Actor {
+  if (!request.actor) throw AppError.unauthorized();
+  return request.actor;
+}
+
+export function requireInstanceAdmin(request: FastifyRequest): Actor {
+  const actor = requireActor(request);
+  if (!actor.isInstanceAdmin) throw AppError.forbidden();
+  return actor;
+}
+
+/** Sets the token cookie after a login (14 days, same lifetime as the server-side session). */
+export function setSessionCookie(reply: FastifyReply, options: AuthOptions, token: string, expiresAt: Date): void {
+  reply.setCookie(tokenCookieName(options.cookieDomain), token, {
+    path: "/",
+    sameSite: "lax",
+    secure: options.secureCookies,
+    httpOnly: false, // the web client reads it to send the Authorization header (spec §4)
+    expires: expiresAt,
+    ...(options.cookieDomain ? { domain: options.cookieDomain } : {}),
+  });
+}

@@ -1,0 +1,46 @@
+import type { FastifyRequest } from "fastify";
+
+export const maxPageSize = 100;
+
+export interface PageParams {
+  page: number;
+  pageSize: number;
+  offset: number;
+}
+
+export interface Page<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+export function pageParams(query: { page?: number; page_size?: number }, defaultPageSize = 20): PageParams {
+  const page = query.page ?? 1;
+  const pageSize = Math.min(query.page_size ?? defaultPageSize, maxPageSize);
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+function pageUrl(publicUrl: string, requestUrl: string, page: number): string {
+  const url = new URL(requestUrl, publicUrl);
+  if (page === 1) url.searchParams.delete("page");
+  else url.searchParams.set("page", String(page));
+  return url.toString();
+}
+
+/** Wraps one page of results in the list shape of the API, with absolute next/previous links. */
+export function toPage<T>(
+  request: Pick<FastifyRequest, "url">,
+  publicUrl: string,
+  params: PageParams,
+  count: number,
+  results: T[],
+): Page<T> {
+  const hasNext = params.offset + results.length < count;
+  return {
+    count,
+    next: hasNext ? pageUrl(publicUrl, request.url, params.page + 1) : null,
+    previous: params.page > 1 ? pageUrl(publicUrl, request.url, params.page - 1) : null,
+    results,
+  };
+}

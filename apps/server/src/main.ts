@@ -1,0 +1,58 @@
+import { pino } from "pino";
+import { buildApp, createServices } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { loggerOptions } from "./http/logging.ts";
+import { DatabaseUnavailableError } from "./platform/db/client.ts";
+import { closePlatform, openPlatform } from "./platform/platform.ts";
+
+/** Start-up failures a person can fix print one line, not a stack trace. */
+function exitWithLine(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) exitWithLine(error.message);
+    throw error;
+  }
+  const logger = pino(loggerOptions(config.LOG_LEVEL) as object);
+  const platform = await openPlatform(config, logger).catch((error: unknown) => {
+    if (error instanceof DatabaseUnavailableError) exitWithLine(error.message);
+    throw error;
+  });
+  const services = createServices(platform);
+  await platform.jobs.start();
+
+  const app = config.ROLES.includes("web") ? await buildApp(platform, services, logger) : null;
+  if (config.ROLES.includes("worker")) await platform.jobs.work();
+  if (app) await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind }, "tarmac started");
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    // Whatever hangs, the process is gone within the timeout.
+    setTimeout(() => {
+      logger.error("shutdown timed out; exiting");
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    const budget = Math.max(500, config.SHUTDOWN_TIMEOUT_MS - 1000);
+    await app?.close(); // stops accepting, lets in-flight requests finish
+    await closePlatform(platform, Math.floor(budget / 2));
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Tarmac failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { defineJob } from "../../platform/jobs/define-job.ts";
+import type { Mailer } from "../../platform/mail/mailer.ts";
+
+export const mailMessage = z.object({
+  to: z.email(),
+  subject: z.string().min(1).max(300),
+  text: z.string(),
+  html: z.string().optional(),
+});
+
+/** Mail always leaves through a job: a slow or failing SMTP server never holds up a request, and retries. */
+export function createMailJobs(mailer: Mailer) {
+  return {
+    send: defineJob({
+      name: "mail.send",
+      schema: mailMessage,
+      retry: { limit: 5, delaySeconds: 30, backoff: true },
+      timeoutSeconds: 120,
+      handler: async (message) => {
+        await mailer.send(message);
+      },
+    }),
+  };
+}

@@ -1,0 +1,88 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import * as schema from "./schema/index.ts";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Plain SQL access for code that speaks SQL text (pg-boss, health checks, tests). */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+export interface DatabaseHandle {
+  db: Database;
+  sql: SqlExecutor;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export class DatabaseUnavailableError extends Error {
+  override readonly name = "DatabaseUnavailableError";
+}
+
+function describeTarget(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+  } catch {
+    return "the configured server";
+  }
+}
+
+export async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  pool.on("error", () => {
+    // An idle client dropped by the server; the pool replaces it on next use.
+  });
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatabaseUnavailableError(
+      `DATABASE_URL: cannot connect to PostgreSQL at ${describeTarget(url)} (${reason})`,
+    );
+  }
+  return {
+    db: drizzlePg(pool, { schema }) as unknown as Database,
+    sql: { executeSql: (text, values) => pool.query(text, values) },
+    kind: "postgres",
+    close: () => pool.end(),
+  };
+}
+
+/** Wraps an open PGlite instance; multi-statement SQL without parameters must go through exec. */
+export function wrapPglite(client: PGlite): DatabaseHandle {
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Database,
+    sql: {
+      async executeSql(text, values) {
+        if (!values || values.length === 0) {
+          const results = await client.exec(text);
+          return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+        }
+        const result = await client.query<Record<string, unknown>>(text, values);
+        return { rows: result.rows };
+      },
+    },
+    kind: "pglite",
+    close: () => client.close(),
+  };
+}
+
+export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  const dir = path.join(dataDir, "db");
+  mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create({ dataDir: dir });
+  return wrapPglite(client);
+}
+
+export function openDatabase(options: { url?: string; dataDir: string; poolSize: number }): Promise<DatabaseHandle> {
+  return options.url ? openPostgres(options.url, options.poolSize) : openPglite(options.dataDir);
+}

@@ -1,0 +1,2 @@
+export * from "./mail.ts";
+export * from "./users.ts";

@@ -1,0 +1,113 @@
+import { type SQL, sql } from "drizzle-orm";
+import PgBoss from "pg-boss";
+import type { z } from "zod";
+import type { Database, SqlExecutor } from "../db/client.ts";
+import type { JobDefinition } from "./define-job.ts";
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** Turns "$1"-style SQL text and values into a drizzle query, so pg-boss can write inside our transaction. */
+function toDrizzleSql(text: string, values: unknown[] = []): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = parts.map((part, index) =>
+    index % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`,
+  );
+  return sql.join(chunks);
+}
+
+function executorFor(tx: Database): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      const result = (await tx.execute(toDrizzleSql(text, values))) as unknown as { rows: Record<string, unknown>[] };
+      return { rows: result.rows };
+    },
+  };
+}
+
+/**
+ * The typed face of pg-boss. Definitions are registered once; `send` validates the payload and
+ * can join the caller's transaction so the job exists exactly when the change that caused it does.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private readonly definitions = new Map<string, JobDefinition>();
+  private started = false;
+
+  constructor(
+    executor: SqlExecutor,
+    private readonly logger: Logger,
+  ) {
+    this.boss = new PgBoss({ db: executor, schema: "pgboss", supervise: true, schedule: true });
+    this.boss.on("error", (error) => this.logger.error({ err: error }, "job queue error"));
+  }
+
+  register(definitions: JobDefinition[]): void {
+    for (const definition of definitions) {
+      if (this.definitions.has(definition.name)) throw new Error(`job ${definition.name} registered twice`);
+      this.definitions.set(definition.name, definition);
+    }
+  }
+
+  /** Creates pg-boss's schema (once) and the queues; needed before sending. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const definition of this.definitions.values()) {
+      await this.boss.createQueue(definition.name, {
+        name: definition.name,
+        retryLimit: definition.retry.limit,
+        retryDelay: definition.retry.delaySeconds,
+        retryBackoff: definition.retry.backoff,
+        expireInSeconds: definition.timeoutSeconds,
+      });
+    }
+    this.started = true;
+  }
+
+  /** Starts polling every registered queue in this process (the worker role). */
+  async work(options: { pollingIntervalSeconds?: number } = {}): Promise<void> {
+    for (const definition of this.definitions.values()) {
+      await this.boss.work<unknown>(
+        definition.name,
+        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true },
+        async ([job]) => {
+          if (!job) return;
+          const payload = definition.schema.parse(job.data);
+          await definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
+        },
+      );
+    }
+  }
+
+  async send<Schema extends z.ZodType>(
+    definition: JobDefinition<Schema>,
+    payload: z.input<Schema>,
+    options: { tx?: Database; startAfterSeconds?: number; singletonKey?: string } = {},
+  ): Promise<string | null> {
+    if (!this.definitions.has(definition.name)) throw new Error(`job ${definition.name} is not registered`);
+    const data = definition.schema.parse(payload) as object;
+    return this.boss.send(definition.name, data, {
+      ...(options.tx ? { db: executorFor(options.tx) } : {}),
+      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+  }
+
+  async schedule(definition: JobDefinition, cron: string, payload: object = {}): Promise<void> {
+    await this.boss.schedule(definition.name, cron, payload, { tz: "UTC" });
+  }
+
+  /** Job state as pg-boss keeps it, for tests and task-status endpoints. */
+  async getJob(name: string, id: string) {
+    return this.boss.getJobById(name, id);
+  }
+
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.started) return;
+    await this.boss.stop({ graceful: true, close: false, wait: true, timeout: timeoutMs });
+    this.started = false;
+  }
+}

@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Config } from "../config.ts";
+import { type DatabaseHandle, openDatabase } from "./db/client.ts";
+import { applyMigrations } from "./db/migrate.ts";
+import { JobQueue } from "./jobs/job-queue.ts";
+import { type Mailer, OutboxMailer, SmtpMailer } from "./mail/mailer.ts";
+import { createStorage } from "./storage/create-storage.ts";
+import type { UrlSigner } from "./storage/signed-url.ts";
+import type { StorageDriver } from "./storage/storage-driver.ts";
+
+/** The infrastructure one process holds: database, jobs, storage, mail. Modules receive what they need from it. */
+export interface Platform {
+  config: Config;
+  database: DatabaseHandle;
+  storage: StorageDriver;
+  signer: UrlSigner;
+  mailer: Mailer;
+  jobs: JobQueue;
+}
+
+export function createMailer(config: Config, database: DatabaseHandle): Mailer {
+  if (!config.SMTP_HOST) return new OutboxMailer(database.db);
+  return new SmtpMailer({
+    host: config.SMTP_HOST,
+    port: config.SMTP_PORT,
+    secure: config.SMTP_SECURE,
+    user: config.SMTP_USER,
+    password: config.SMTP_PASSWORD,
+    from: config.MAIL_FROM,
+  });
+}
+
+/** Opens the platform; `database` may be handed in (tests start from a migrated snapshot). */
+export async function openPlatform(
+  config: Config,
+  logger: FastifyBaseLogger,
+  database?: DatabaseHandle,
+): Promise<Platform> {
+  const handle =
+    database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE }));
+  try {
+    await applyMigrations(handle);
+    const { storage, signer } = createStorage(config);
+    const jobs = new JobQueue(handle.sql, logger);
+    return { config, database: handle, storage, signer, mailer: createMailer(config, handle), jobs };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function closePlatform(platform: Platform, timeoutMs: number): Promise<void> {
+  await platform.jobs.stop(timeoutMs);
+  platform.mailer.close();
+  await platform.database.close();
+}

@@ -1,0 +1,137 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { UrlSigner } from "./signed-url.ts";
+import {
+  assertValidKey,
+  type ByteRange,
+  type ObjectInfo,
+  ObjectTooLargeError,
+  type SignedUrlOptions,
+  StorageKeyError,
+  type StorageDriver,
+  type StoredObject,
+} from "./storage-driver.ts";
+
+const tempDirName = ".tmp";
+
+/** Files under one root directory; writes land in .tmp first and are renamed into place. */
+export class LocalStorageDriver implements StorageDriver {
+  readonly name = "local";
+
+  constructor(
+    private readonly root: string,
+    private readonly signer: UrlSigner,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** Maps a key to a path and proves the path stays under the root. */
+  private pathOf(key: string): string {
+    assertValidKey(key);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new StorageKeyError("key escapes storage root");
+    return full;
+  }
+
+  async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
+    const target = this.pathOf(key);
+    const tempDir = path.join(this.root, tempDirName);
+    await mkdir(tempDir, { recursive: true });
+    const temp = path.join(tempDir, `${randomUUID()}.part`);
+    const hash = createHash("sha256");
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (options.maxBytes !== undefined && size > options.maxBytes) {
+          callback(new ObjectTooLargeError(options.maxBytes));
+          return;
+        }
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, meter, createWriteStream(temp, { flags: "wx" }));
+      // fsync before rename: a crash must never leave a renamed but empty file behind.
+      const handle = await open(temp, "r");
+      await handle.sync();
+      await handle.close();
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return { key, size, sha256: hash.digest("hex") };
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const file = this.pathOf(key);
+    await stat(file); // surfaces ENOENT before a stream is handed out
+    return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    try {
+      const info = await stat(this.pathOf(key));
+      return info.isFile() ? { key, size: info.size, modifiedAt: info.mtime } : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await unlink(this.pathOf(key)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+  }
+
+  async *list(prefix: string): AsyncIterable<ObjectInfo> {
+    const start = prefix ? this.pathOf(prefix.replace(/\/+$/, "")) : path.resolve(this.root);
+    yield* this.walk(start);
+  }
+
+  private async *walk(dir: string): AsyncIterable<ObjectInfo> {
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== tempDirName) yield* this.walk(full);
+      } else if (entry.isFile()) {
+        const info = await stat(full);
+        yield { key: path.relative(this.root, full).split(path.sep).join("/"), size: info.size, modifiedAt: info.mtime };
+      }
+    }
+  }
+
+  async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
+    assertValidKey(key);
+    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
+    const fileName = options.fileName ?? "";
+    const contentType = options.contentType ?? "";
+    const query = new URLSearchParams({ expires: String(expires) });
+    if (fileName) query.set("name", fileName);
+    if (contentType) query.set("type", contentType);
+    query.set("signature", this.signer.sign(key, expires, fileName, contentType));
+    return `${this.publicUrl}/api/files/${key}?${query.toString()}`;
+  }
+
+  async checkHealth(): Promise<void> {
+    const probe = path.join(this.root, tempDirName, `health-${randomUUID()}`);
+    await mkdir(path.dirname(probe), { recursive: true });
+    const handle = await open(probe, "w");
+    await handle.close();
+    await unlink(probe);
+  }
+}

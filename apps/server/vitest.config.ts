@@ -1,0 +1,14 @@
+import { defineProject } from "vitest/config";
+
+export default defineProject({
+  test: {
+    name: "server",
+    globalSetup: ["./test/helpers/global-setup.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // PGlite instances are ~100 MB each once loaded; two forks match the two cores.
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});

@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+export const errorBody = z.object({ detail: z.string() }).meta({ id: "Error" });
+
+/** DRF-style list page: absolute next/previous links, pages start at 1. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+}
+
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).optional(),
+});
