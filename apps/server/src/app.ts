@@ -60,7 +60,10 @@ export async function buildApp(
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
-      directives: contentSecurityPolicy(Boolean(config.GTM_CONTAINER_ID), config.PUBLIC_URL.startsWith("https://")),
+      directives: contentSecurityPolicy(
+        Boolean(config.GTM_CONTAINER_ID),
+        config.PUBLIC_URL.startsWith("https://"),
+      ),
     },
     crossOriginEmbedderPolicy: false,
   });
@@ -69,9 +72,15 @@ export async function buildApp(
   await app.register(fastifySwagger, {
     openapi: {
       openapi: "3.1.0",
-      info: { title: "Tarmac API", version: "1.0.0", description: "Distribute Android, iOS, Windows and macOS builds." },
+      info: {
+        title: "Tarmac API",
+        version: "1.0.0",
+        description: "Distribute Android, iOS, Windows and macOS builds.",
+      },
       components: {
-        securitySchemes: { token: { type: "apiKey", in: "header", name: "Authorization", description: "Token <key>" } },
+        securitySchemes: {
+          token: { type: "apiKey", in: "header", name: "Authorization", description: "Token <key>" },
+        },
       },
       security: [{ token: [] }],
     },
@@ -90,7 +99,11 @@ export async function buildApp(
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });
-  registerMailTestRoute(app, { jobs: platform.jobs, mailJobs: services.mailJobs, mode: platform.mailer.mode });
+  registerMailTestRoute(app, {
+    jobs: platform.jobs,
+    mailJobs: services.mailJobs,
+    mode: platform.mailer.mode,
+  });
   registerFileRoutes(app, { storage, signer });
   await registerWebHost(app, {
     distDir: config.WEB_DIST_DIR ?? defaultWebDistDir,

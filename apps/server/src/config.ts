@@ -9,7 +9,12 @@ const booleanString = z
 
 const roleList = z
   .string()
-  .transform((value) => value.split(",").map((role) => role.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(",")
+      .map((role) => role.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(z.enum(["web", "worker"])).min(1, "must name at least one of web, worker"));
 
 const envSchema = z.object({
@@ -24,7 +29,12 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   STORAGE_DRIVER: z.enum(["local"], { message: "unknown storage driver; supported: local" }).default("local"),
   STORAGE_LOCAL_DIR: z.string().min(1).optional(),
-  SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(900),
+  SIGNED_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 24 * 3600)
+    .default(900),
   SMTP_HOST: z.string().min(1).optional(),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: booleanString.optional(),
@@ -34,11 +44,22 @@ const envSchema = z.object({
   SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   ROLES: roleList.default(["web", "worker"]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  COOKIE_DOMAIN: z.string().regex(/^[a-z0-9.-]*$/i, "must be a host name").default(""),
-  GTM_CONTAINER_ID: z.string().regex(/^GTM-[A-Z0-9]+$/, "must look like GTM-XXXXXXX").optional(),
+  COOKIE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]*$/i, "must be a host name")
+    .default(""),
+  GTM_CONTAINER_ID: z
+    .string()
+    .regex(/^GTM-[A-Z0-9]+$/, "must look like GTM-XXXXXXX")
+    .optional(),
   ADMIN_EMAILS: z
     .string()
-    .transform((value) => value.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .default([]),
   TRUST_PROXY: booleanString.default(false),
   WEB_DIST_DIR: z.string().min(1).optional(),
@@ -78,7 +99,9 @@ function readOrCreateSecretKey(dataDir: string): string {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "unset": shells and .env files often export VAR= for optional values.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   const app = config.ROLES.includes("web") ? await buildApp(platform, services, logger) : null;
   if (config.ROLES.includes("worker")) await platform.jobs.work();
   if (app) await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info({ roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind }, "tarmac started");
+  logger.info(
+    { roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind },
+    "tarmac started",
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -5,10 +5,10 @@
  * List the address in ADMIN_EMAILS to make the user an instance administrator.
  */
 import { loadConfig } from "../config.ts";
-import { openDatabase } from "../platform/db/client.ts";
-import { applyMigrations } from "../platform/db/migrate.ts";
 import { issueApiKey } from "../modules/auth/api-key.ts";
 import { findUserByEmail, insertUser } from "../modules/users/users.repo.ts";
+import { openDatabase } from "../platform/db/client.ts";
+import { applyMigrations } from "../platform/db/migrate.ts";
 
 const email = process.argv[2]?.trim().toLowerCase();
 if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) {
@@ -19,7 +19,8 @@ const config = loadConfig();
 const handle = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 1 });
 try {
   await applyMigrations(handle);
-  const user = (await findUserByEmail(handle.db, email)) ?? (await insertUser(handle.db, { email, isActive: true }));
+  const user =
+    (await findUserByEmail(handle.db, email)) ?? (await insertUser(handle.db, { email, isActive: true }));
   process.stdout.write(`${await issueApiKey(handle.db, user.id)}\n`);
 } finally {
   await handle.close();

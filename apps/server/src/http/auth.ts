@@ -28,7 +28,10 @@ export function tokenCookieName(cookieDomain: string): string {
   return cookieDomain ? `tarmac_token_${cookieDomain.replace(/[^A-Za-z0-9]/g, "_")}` : "tarmac_token";
 }
 
-function readPresentedToken(request: FastifyRequest, cookieName: string): { token: string; via: Actor["via"] } | null {
+function readPresentedToken(
+  request: FastifyRequest,
+  cookieName: string,
+): { token: string; via: Actor["via"] } | null {
   const header = request.headers.authorization;
   if (header) {
     const match = /^(?:Token|Bearer)\s+(\S+)$/i.exec(header);
@@ -111,7 +114,12 @@ export function requireInstanceAdmin(request: FastifyRequest): Actor {
 }
 
 /** Sets the token cookie after a login (14 days, same lifetime as the server-side session). */
-export function setSessionCookie(reply: FastifyReply, options: AuthOptions, token: string, expiresAt: Date): void {
+export function setSessionCookie(
+  reply: FastifyReply,
+  options: AuthOptions,
+  token: string,
+  expiresAt: Date,
+): void {
   reply.setCookie(tokenCookieName(options.cookieDomain), token, {
     path: "/",
     sameSite: "lax",

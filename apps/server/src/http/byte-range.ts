@@ -1,6 +1,9 @@
 import type { ByteRange } from "../platform/storage/storage-driver.ts";
 
-export type RangeResult = { kind: "full" } | { kind: "partial"; range: ByteRange } | { kind: "unsatisfiable" };
+export type RangeResult =
+  | { kind: "full" }
+  | { kind: "partial"; range: ByteRange }
+  | { kind: "unsatisfiable" };
 
 /**
  * Parses a single-range `Range: bytes=...` header (start-end, start-, -suffix). Multi-range

@@ -48,7 +48,11 @@ export class AppError extends Error {
   }
 
   static tooManyRequests(retryAfterSeconds: number): AppError {
-    return new AppError("throttled", 429, `Request was throttled. Expected available in ${retryAfterSeconds} seconds.`);
+    return new AppError(
+      "throttled",
+      429,
+      `Request was throttled. Expected available in ${retryAfterSeconds} seconds.`,
+    );
   }
 }
 
@@ -62,7 +66,11 @@ function fieldErrorsFromValidation(validation: { instancePath?: string; message?
   return fields;
 }
 
-export function handleError(error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+export function handleError(
+  error: FastifyError | AppError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   if (error instanceof AppError) {
     return reply.status(error.status).send(error.body());
   }

@@ -6,7 +6,12 @@ export function loggerOptions(level: string): FastifyServerOptions["logger"] {
   return {
     level,
     redact: {
-      paths: ["req.headers.authorization", "req.headers.cookie", 'req.headers["x-xsrf-token"]', 'res.headers["set-cookie"]'],
+      paths: [
+        "req.headers.authorization",
+        "req.headers.cookie",
+        'req.headers["x-xsrf-token"]',
+        'res.headers["set-cookie"]',
+      ],
       censor: "[redacted]",
     },
   };

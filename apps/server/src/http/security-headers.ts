@@ -3,7 +3,9 @@
  * only from the app itself and, when configured, the tag manager.
  */
 export function contentSecurityPolicy(tagManager: boolean, https: boolean): Record<string, string[] | null> {
-  const tagManagerHosts = tagManager ? ["https://www.googletagmanager.com", "https://www.google-analytics.com"] : [];
+  const tagManagerHosts = tagManager
+    ? ["https://www.googletagmanager.com", "https://www.google-analytics.com"]
+    : [];
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...tagManagerHosts],

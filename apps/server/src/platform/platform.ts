@@ -37,7 +37,12 @@ export async function openPlatform(
   database?: DatabaseHandle,
 ): Promise<Platform> {
   const handle =
-    database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DATABASE_POOL_SIZE }));
+    database ??
+    (await openDatabase({
+      url: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      poolSize: config.DATABASE_POOL_SIZE,
+    }));
   try {
     await applyMigrations(handle);
     const { storage, signer } = createStorage(config);

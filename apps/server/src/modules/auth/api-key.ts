@@ -1,5 +1,5 @@
-import type { Database } from "../../platform/db/client.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
+import type { Database } from "../../platform/db/client.ts";
 import { insertToken } from "./auth-token.repo.ts";
 
 /** A new API key for CI use: returned once, stored only as its hash, no expiry. */

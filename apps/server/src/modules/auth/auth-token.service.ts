@@ -2,8 +2,9 @@
  * Owns authentication tokens: issuing session tokens and API keys, resolving a presented
  * secret to its user, and revocation. Only SHA-256 hashes of the secrets are stored.
  */
-import type { Database } from "../../platform/db/client.ts";
+
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
+import type { Database } from "../../platform/db/client.ts";
 import { findLiveToken, insertToken, markTokenUsed, revokeToken } from "./auth-token.repo.ts";
 
 export const sessionLifetimeMs = 14 * 24 * 3600 * 1000; // the auth cookie lifetime of the spec
@@ -22,10 +23,18 @@ export class AuthTokenService {
 
   constructor(private readonly db: Database) {}
 
-  async issueSession(userId: number, now = new Date()): Promise<{ token: string; tokenId: number; expiresAt: Date }> {
+  async issueSession(
+    userId: number,
+    now = new Date(),
+  ): Promise<{ token: string; tokenId: number; expiresAt: Date }> {
     const token = generateToken();
     const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
-    const tokenId = await insertToken(this.db, { userId, tokenHash: hashToken(token), kind: "session", expiresAt });
+    const tokenId = await insertToken(this.db, {
+      userId,
+      tokenHash: hashToken(token),
+      kind: "session",
+      expiresAt,
+    });
     return { token, tokenId, expiresAt };
   }
 

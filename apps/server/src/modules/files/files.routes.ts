@@ -17,7 +17,10 @@ const signedQuery = z.object({
  * Serves stored objects behind HMAC-signed, expiring URLs. No cookie or header is needed,
  * because iOS's installer and download managers send none.
  */
-export function registerFileRoutes(app: FastifyInstance, deps: { storage: StorageDriver; signer: UrlSigner }) {
+export function registerFileRoutes(
+  app: FastifyInstance,
+  deps: { storage: StorageDriver; signer: UrlSigner },
+) {
   app.withTypeProvider<ZodTypeProvider>().route({
     method: ["GET", "HEAD"],
     url: "/api/files/*",
@@ -37,13 +40,13 @@ export function registerFileRoutes(app: FastifyInstance, deps: { storage: Storag
       if (!info) throw AppError.notFound();
       const range = parseRange(request.headers.range, info.size);
       reply.header("accept-ranges", "bytes");
-      reply.header("content-type", type || "application/octet-stream");
       reply.header("cache-control", "private, max-age=0, no-store");
-      if (name) reply.header("content-disposition", attachmentDisposition(name));
       if (range.kind === "unsatisfiable") {
         reply.header("content-range", `bytes */${info.size}`);
         return reply.status(416).send({ detail: "Requested range not satisfiable." });
       }
+      reply.header("content-type", type || "application/octet-stream");
+      if (name) reply.header("content-disposition", attachmentDisposition(name));
       const { start, end } = range.kind === "partial" ? range.range : { start: 0, end: info.size - 1 };
       reply.header("content-length", String(Math.max(0, end - start + 1)));
       if (range.kind === "partial") {

@@ -8,7 +8,13 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { health: Healt
 
   routes.get(
     "/api/health/",
-    { schema: { tags: ["health"], summary: "Liveness: the process answers", response: { 200: healthResponse } } },
+    {
+      schema: {
+        tags: ["health"],
+        summary: "Liveness: the process answers",
+        response: { 200: healthResponse },
+      },
+    },
     async () => ({ status: "ok" as const }),
   );
 

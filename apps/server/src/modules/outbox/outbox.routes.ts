@@ -5,7 +5,10 @@ import { requireInstanceAdmin } from "../../http/auth.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import type { OutboxService } from "./outbox.service.ts";
 
-export function registerOutboxRoutes(app: FastifyInstance, deps: { outbox: OutboxService; publicUrl: string }) {
+export function registerOutboxRoutes(
+  app: FastifyInstance,
+  deps: { outbox: OutboxService; publicUrl: string },
+) {
   app.withTypeProvider<ZodTypeProvider>().get(
     "/api/admin/outbox/",
     {

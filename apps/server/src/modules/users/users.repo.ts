@@ -9,7 +9,13 @@ export async function findUserByEmail(db: Database, email: string) {
 
 export async function insertUser(
   db: Database,
-  row: { email: string; firstName?: string; lastName?: string; isActive: boolean; passwordHash?: string | null },
+  row: {
+    email: string;
+    firstName?: string;
+    lastName?: string;
+    isActive: boolean;
+    passwordHash?: string | null;
+  },
 ) {
   const [created] = await db.insert(users).values(row).returning();
   if (!created) throw new Error("user insert returned no row");

@@ -18,7 +18,10 @@ export interface ClientConfig {
 /** Puts the runtime configuration into index.html, so one build serves every deployment. */
 export function injectClientConfig(html: string, config: ClientConfig): string {
   const json = JSON.stringify(config).replace(/</g, "\\u003c");
-  return html.replace("<!--tarmac-config-->", `<script id="tarmac-config" type="application/json">${json}</script>`);
+  return html.replace(
+    "<!--tarmac-config-->",
+    `<script id="tarmac-config" type="application/json">${json}</script>`,
+  );
 }
 
 function wantsHtml(request: FastifyRequest): boolean {
@@ -29,9 +32,14 @@ function wantsHtml(request: FastifyRequest): boolean {
  * Hosts the built single-page app: hashed assets with long caching, translations, and
  * index.html for every client-side route (the app itself sends unknown paths to /not-found).
  */
-export async function registerWebHost(app: FastifyInstance, options: { distDir: string; client: ClientConfig }) {
+export async function registerWebHost(
+  app: FastifyInstance,
+  options: { distDir: string; client: ClientConfig },
+) {
   const indexFile = path.join(options.distDir, "index.html");
-  const indexHtml = existsSync(indexFile) ? injectClientConfig(readFileSync(indexFile, "utf8"), options.client) : null;
+  const indexHtml = existsSync(indexFile)
+    ? injectClientConfig(readFileSync(indexFile, "utf8"), options.client)
+    : null;
 
   const sendIndex = (reply: FastifyReply) => {
     if (!indexHtml) {
@@ -47,10 +55,16 @@ export async function registerWebHost(app: FastifyInstance, options: { distDir: 
     const { file } = request.params as { file: string };
     const lang = /^([a-z]{2})\.json$/.exec(file)?.[1];
     if (!lang || !languages.has(lang)) throw AppError.notFound();
-    const candidates = [path.join(options.distDir, "media/i18n", file), path.join(webPublicDir, "media/i18n", file)];
+    const candidates = [
+      path.join(options.distDir, "media/i18n", file),
+      path.join(webPublicDir, "media/i18n", file),
+    ];
     const found = candidates.find((candidate) => existsSync(candidate));
     if (!found) throw AppError.notFound();
-    return reply.type("application/json; charset=utf-8").header("cache-control", "no-cache").send(readFileSync(found));
+    return reply
+      .type("application/json; charset=utf-8")
+      .header("cache-control", "no-cache")
+      .send(readFileSync(found));
   });
 
   app.get("/", { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));

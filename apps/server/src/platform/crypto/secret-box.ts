@@ -17,7 +17,12 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", this.key, iv);
     const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-    return [version, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+    return [
+      version,
+      iv.toString("base64url"),
+      cipher.getAuthTag().toString("base64url"),
+      body.toString("base64url"),
+    ].join(".");
   }
 
   open(sealed: string): string {
@@ -25,6 +30,8 @@ export class SecretBox {
     if (tag !== version || !iv || !authTag || body === undefined) throw new Error("not a sealed secret");
     const decipher = createDecipheriv("aes-256-gcm", this.key, Buffer.from(iv, "base64url"));
     decipher.setAuthTag(Buffer.from(authTag, "base64url"));
-    return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+    return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString(
+      "utf8",
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import * as schema from "./schema/index.ts";
 
@@ -83,6 +83,10 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   return wrapPglite(client);
 }
 
-export function openDatabase(options: { url?: string; dataDir: string; poolSize: number }): Promise<DatabaseHandle> {
+export function openDatabase(options: {
+  url?: string;
+  dataDir: string;
+  poolSize: number;
+}): Promise<DatabaseHandle> {
   return options.url ? openPostgres(options.url, options.poolSize) : openPglite(options.dataDir);
 }

@@ -9,11 +9,18 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
+/** Drivers differ on plain objects; pg-boss means JSON by them, so send JSON text. */
+function toParam(value: unknown): unknown {
+  const plainObject =
+    value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !Buffer.isBuffer(value);
+  return plainObject ? JSON.stringify(value) : value;
+}
+
 /** Turns "$1"-style SQL text and values into a drizzle query, so pg-boss can write inside our transaction. */
 function toDrizzleSql(text: string, values: unknown[] = []): SQL {
   const parts = text.split(/\$(\d+)/);
   const chunks: SQL[] = parts.map((part, index) =>
-    index % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`,
+    index % 2 === 0 ? sql.raw(part) : sql.param(toParam(values[Number(part) - 1])),
   );
   return sql.join(chunks);
 }
@@ -21,7 +28,9 @@ function toDrizzleSql(text: string, values: unknown[] = []): SQL {
 function executorFor(tx: Database): SqlExecutor {
   return {
     async executeSql(text, values) {
-      const result = (await tx.execute(toDrizzleSql(text, values))) as unknown as { rows: Record<string, unknown>[] };
+      const result = (await tx.execute(toDrizzleSql(text, values))) as unknown as {
+        rows: Record<string, unknown>[];
+      };
       return { rows: result.rows };
     },
   };

@@ -11,8 +11,8 @@ import {
   type ObjectInfo,
   ObjectTooLargeError,
   type SignedUrlOptions,
-  StorageKeyError,
   type StorageDriver,
+  StorageKeyError,
   type StoredObject,
 } from "./storage-driver.ts";
 
@@ -32,7 +32,8 @@ export class LocalStorageDriver implements StorageDriver {
   private pathOf(key: string): string {
     assertValidKey(key);
     const full = path.resolve(this.root, key);
-    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new StorageKeyError("key escapes storage root");
+    if (!full.startsWith(path.resolve(this.root) + path.sep))
+      throw new StorageKeyError("key escapes storage root");
     return full;
   }
 
@@ -101,7 +102,11 @@ export class LocalStorageDriver implements StorageDriver {
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return;
+      if (
+        (error as NodeJS.ErrnoException).code === "ENOENT" ||
+        (error as NodeJS.ErrnoException).code === "ENOTDIR"
+      )
+        return;
       throw error;
     }
     for (const entry of entries) {
@@ -110,7 +115,11 @@ export class LocalStorageDriver implements StorageDriver {
         if (entry.name !== tempDirName) yield* this.walk(full);
       } else if (entry.isFile()) {
         const info = await stat(full);
-        yield { key: path.relative(this.root, full).split(path.sep).join("/"), size: info.size, modifiedAt: info.mtime };
+        yield {
+          key: path.relative(this.root, full).split(path.sep).join("/"),
+          size: info.size,
+          modifiedAt: info.mtime,
+        };
       }
     }
   }

@@ -19,7 +19,14 @@ export class UrlSigner {
     return this.signature([key, String(expiresAt), fileName, contentType]);
   }
 
-  verify(key: string, expiresAt: number, fileName: string, contentType: string, signature: string, now = Date.now()) {
+  verify(
+    key: string,
+    expiresAt: number,
+    fileName: string,
+    contentType: string,
+    signature: string,
+    now = Date.now(),
+  ) {
     if (!Number.isSafeInteger(expiresAt) || expiresAt * 1000 < now) return false;
     const expected = Buffer.from(this.sign(key, expiresAt, fileName, contentType));
     const given = Buffer.from(signature);

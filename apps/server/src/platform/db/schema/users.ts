@@ -29,5 +29,8 @@ export const authTokens = pgTable(
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
-  (table) => [uniqueIndex("auth_tokens_hash_key").on(table.tokenHash), index("auth_tokens_user_idx").on(table.userId)],
+  (table) => [
+    uniqueIndex("auth_tokens_hash_key").on(table.tokenHash),
+    index("auth_tokens_user_idx").on(table.userId),
+  ],
 );

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { pageParams, toPage } from "./pagination.ts";
+
+describe("pagination", () => {
+  it("bounds the page size and computes the offset", () => {
+    expect(pageParams({ page: 3 }, 20)).toEqual({ page: 3, pageSize: 20, offset: 40 });
+    expect(pageParams({ page: 1, page_size: 500 }, 20).pageSize).toBe(100);
+  });
+
+  it("builds absolute next and previous links that keep the other query parameters", () => {
+    const params = pageParams({ page: 2, page_size: 10 });
+    const page = toPage(
+      { url: "/api/things/?search=a&page=2&page_size=10" },
+      "https://t.example",
+      params,
+      35,
+      [1, 2],
+    );
+    expect(page.next).toBe("https://t.example/api/things/?search=a&page=3&page_size=10");
+    expect(page.previous).toBe("https://t.example/api/things/?search=a&page_size=10");
+  });
+
+  it("has no next link on the last page", () => {
+    const params = pageParams({ page: 4, page_size: 10 });
+    expect(toPage({ url: "/x/?page=4" }, "http://h", params, 35, [1, 2, 3, 4, 5]).next).toBeNull();
+  });
+});
