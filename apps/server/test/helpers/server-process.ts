@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+const serverDir = fileURLToPath(new URL("../..", import.meta.url));
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs the real entry point (`src/main.ts`) as `npm start` does, on loopback. */
+export function startServer(env: Record<string, string>): ServerProcess {
+  const port = env.PORT ?? "0";
+  // One process, as `npm start` runs it: node with the tsx loader, so signals reach our handlers.
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: serverDir,
+    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", ...env, PORT: port, INIT_CWD: serverDir },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("exit", (code, signal) => resolve({ code, signal }));
+  });
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+export async function waitForHealth(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
+    try {
+      const response = await fetch(`${server.url}/api/health/`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  throw new Error(`server did not become healthy:\n${server.output()}`);
+}
+
+/** The bootstrap command of the README, run while no server holds the data directory. */
+export function issueAdminToken(env: Record<string, string>, email: string): string {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/issue-admin-token.ts", email], {
+    cwd: serverDir,
+    env: { ...process.env, ...env, INIT_CWD: serverDir },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`issue-admin-token failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
