@@ -1,0 +1,58 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../helpers/harness.ts";
+
+const translations = (lang: string) =>
+  JSON.parse(readFileSync(new URL(`../../apps/web/public/media/i18n/${lang}.json`, import.meta.url), "utf8"));
+const en = translations("en");
+const de = translations("de");
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await startHarness();
+});
+afterAll(() => harness?.close());
+
+describe("web shell routes", () => {
+  it("sends / to /login and shows the login form", async () => {
+    const page = await (await harness.newContext()).newPage();
+    await page.goto("/");
+    await page.waitForURL("**/login");
+    await expect(page.getByRole("heading", { name: en.login.title }).isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel(en.fields.email).isVisible()).resolves.toBe(true);
+  });
+
+  it("sends /dashboard to /login without a token", async () => {
+    const page = await (await harness.newContext()).newPage();
+    await page.goto("/dashboard");
+    await page.waitForURL("**/login");
+    expect(new URL(page.url()).pathname).toBe("/login");
+  });
+
+  it("sends an unknown path to /not-found", async () => {
+    const page = await (await harness.newContext()).newPage();
+    await page.goto("/no/such/place");
+    await page.waitForURL("**/not-found");
+    expect(new URL(page.url()).pathname).toBe("/not-found");
+  });
+
+  it("renders German after switching the language, and keeps it after a reload", async () => {
+    const page = await (await harness.newContext()).newPage();
+    await page.goto("/login");
+    await page.getByRole("heading", { name: en.login.title }).waitFor();
+    await page.getByLabel(en.language).selectOption("de");
+    await page.getByRole("heading", { name: de.login.title }).waitFor();
+    expect(await page.locator("html").getAttribute("lang")).toBe("de");
+    await page.reload();
+    await page.getByLabel(de.fields.email).waitFor();
+    expect(await page.getByRole("heading", { name: de.login.title }).isVisible()).toBe(true);
+  });
+
+  it("reaches pricing, which the reference listed after the catch-all", async () => {
+    const page = await (await harness.newContext()).newPage();
+    await page.goto("/pricing");
+    await page.waitForLoadState("networkidle");
+    expect(new URL(page.url()).pathname).toBe("/pricing");
+  });
+});
