@@ -37,7 +37,13 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-e2e-"));
   const port = String(await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = startServer({ DATA_DIR: dataDir, PORT: port, PUBLIC_URL: baseUrl, DATABASE_URL: "", ...env });
+  const server = startServer({
+    DATA_DIR: dataDir,
+    PORT: port,
+    PUBLIC_URL: baseUrl,
+    DATABASE_URL: "",
+    ...env,
+  });
   await waitForHealth(server);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   return {

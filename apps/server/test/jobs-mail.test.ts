@@ -7,6 +7,13 @@ import { defineJob } from "../src/platform/jobs/define-job.ts";
 import { authHeader, createUserWithToken } from "./helpers/factories.ts";
 import { createTestApp, type TestApp } from "./helpers/test-app.ts";
 
+interface OutboxPage {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: Record<string, unknown>[];
+}
+
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -77,7 +84,7 @@ describe("jobs and the dev outbox", () => {
       );
     });
     expect(await countJobs("mail.send")).toBe(before + 1);
-    const delivered = await waitFor(async () => {
+    const delivered = await waitFor<OutboxPage>(async () => {
       const page = await t.app.inject({
         url: "/api/admin/outbox/?to=tx@example.test",
         headers: authHeader(adminToken),
@@ -96,7 +103,7 @@ describe("jobs and the dev outbox", () => {
     });
     expect(queued.statusCode).toBe(202);
     expect(queued.json()).toMatchObject({ delivery: "outbox", task_id: expect.any(String) });
-    const page = await waitFor(async () => {
+    const page = await waitFor<OutboxPage>(async () => {
       const response = await t.app.inject({
         url: "/api/admin/outbox/?to=ops@example.test",
         headers: authHeader(adminToken),

@@ -61,7 +61,7 @@ function fieldErrorsFromValidation(validation: { instancePath?: string; message?
   const fields: FieldErrors = {};
   for (const issue of validation) {
     const field = (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".") || "non_field_errors";
-    (fields[field] ??= []).push(issue.message ?? "Invalid value.");
+    fields[field] = [...(fields[field] ?? []), issue.message ?? "Invalid value."];
   }
   return fields;
 }

@@ -12,7 +12,11 @@ export interface Logger {
 /** Drivers differ on plain objects; pg-boss means JSON by them, so send JSON text. */
 function toParam(value: unknown): unknown {
   const plainObject =
-    value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date) && !Buffer.isBuffer(value);
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !Buffer.isBuffer(value);
   return plainObject ? JSON.stringify(value) : value;
 }
 
@@ -20,7 +24,7 @@ function toParam(value: unknown): unknown {
 function toDrizzleSql(text: string, values: unknown[] = []): SQL {
   const parts = text.split(/\$(\d+)/);
   const chunks: SQL[] = parts.map((part, index) =>
-    index % 2 === 0 ? sql.raw(part) : sql.param(toParam(values[Number(part) - 1])),
+    index % 2 === 0 ? sql.raw(part) : sql`${sql.param(toParam(values[Number(part) - 1]))}`,
   );
   return sql.join(chunks);
 }
