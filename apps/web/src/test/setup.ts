@@ -5,6 +5,7 @@ import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { afterEach, beforeEach } from "vitest";
 import en from "../../public/media/i18n/en.json" with { type: "json" };
+import { clearToken } from "../api/token.ts";
 import { setTestCookie } from "./cookies.ts";
 
 if (!window.matchMedia) {
@@ -50,6 +51,7 @@ function clearCookies(): void {
 
 beforeEach(() => {
   clearCookies();
+  clearToken();
   localStorage.clear();
 });
 

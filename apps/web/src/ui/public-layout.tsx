@@ -2,11 +2,13 @@ import { Anchor, Box, Container, Group, Paper, Stack, Text, Title } from "@manti
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useLoggedIn } from "../api/use-logged-in.ts";
 import { BrandMark } from "./brand-mark.tsx";
 import { LanguageSelect } from "./language-select.tsx";
 
 export function PublicLayout({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
   const { t } = useTranslation();
+  const loggedIn = useLoggedIn();
   return (
     <Box className="public-shell">
       <Box component="header" className="public-header">
@@ -21,6 +23,9 @@ export function PublicLayout({ children, wide = false }: { children: ReactNode; 
               </Anchor>
               <Anchor component={Link} to="/blog" c="dark.6" fz="sm">
                 {t("nav.blog")}
+              </Anchor>
+              <Anchor component={Link} to={loggedIn ? "/dashboard" : "/login"} fz="sm" fw={600}>
+                {loggedIn ? t("nav.dashboard") : t("nav.login")}
               </Anchor>
             </Group>
             <LanguageSelect />

@@ -133,7 +133,7 @@ export function LoginPage() {
               {t("login.signup_link")}
             </Anchor>
           </Text>
-          <Anchor component={Link} to="/login-custom-client" fz="sm">
+          <Anchor component={Link} to="/login-custom-client" fz="sm" ta="center">
             {t("login.sso_link")}
           </Anchor>
         </Stack>
