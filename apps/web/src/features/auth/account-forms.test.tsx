@@ -1,0 +1,141 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { getToken } from "../../api/client.ts";
+import { jsonResponse, renderApp } from "../../test/render.tsx";
+
+interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+function stubServer(status: number, body: unknown): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({
+        method: init.method ?? "GET",
+        url,
+        body: init.body ? JSON.parse(String(init.body)) : null,
+      });
+      return jsonResponse(status, body);
+    }),
+  );
+  return calls;
+}
+
+describe("account forms", () => {
+  beforeEach(() => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it("signup posts the four fields and shows the server's per-field errors", async () => {
+    const calls = stubServer(400, {
+      email: ["A user with this email already exists."],
+      password: ["Too short."],
+    });
+    const user = userEvent.setup();
+    renderApp("/signup");
+    await screen.findByRole("heading", { name: "Create your account" });
+    await user.type(screen.getByLabelText(/^First name/), " Ann ");
+    await user.type(screen.getByLabelText(/^Last name/), "Lee");
+    await user.type(screen.getByLabelText(/^Email/), "ann@example.com");
+    await user.type(screen.getByLabelText(/^Password/), "short");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    expect(await screen.findByText("A user with this email already exists.")).toBeTruthy();
+    expect(screen.getByText("Too short.")).toBeTruthy();
+    expect(calls).toEqual([
+      {
+        method: "POST",
+        url: "/api/user/register/",
+        body: { email: "ann@example.com", password: "short", first_name: "Ann", last_name: "Lee" },
+      },
+    ]);
+  });
+
+  it("signup with a token in the reply opens the dashboard", async () => {
+    stubServer(201, { token: "new-user-token" });
+    const user = userEvent.setup();
+    const { router } = renderApp("/signup");
+    await screen.findByRole("heading", { name: "Create your account" });
+    await user.type(screen.getByLabelText(/^First name/), "Ann");
+    await user.type(screen.getByLabelText(/^Last name/), "Lee");
+    await user.type(screen.getByLabelText(/^Email/), "ann@example.com");
+    await user.type(screen.getByLabelText(/^Password/), "long-enough-pass");
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    await screen.findByRole("heading", { name: "Dashboard" });
+    expect(router.state.location.pathname).toBe("/dashboard");
+    expect(getToken()).toBe("new-user-token");
+  });
+
+  it("reset posts the e-mail and confirms without telling whether the account exists", async () => {
+    const calls = stubServer(200, {});
+    const user = userEvent.setup();
+    renderApp("/reset");
+    await screen.findByRole("heading", { name: "Reset your password" });
+    await user.type(screen.getByLabelText(/^Email/), "ann@example.com");
+    await user.click(screen.getByRole("button", { name: "Send reset link" }));
+    expect(
+      await screen.findByText(
+        "If an account exists for ann@example.com, a link to reset the password is on its way.",
+      ),
+    ).toBeTruthy();
+    expect(calls).toEqual([
+      { method: "POST", url: "/api/user/password/update/", body: { email: "ann@example.com" } },
+    ]);
+  });
+
+  it("update-password takes the code from the link and refuses differing passwords", async () => {
+    const calls = stubServer(200, {});
+    const user = userEvent.setup();
+    renderApp("/update-password?code=XYZ-123");
+    await screen.findByRole("heading", { name: "Choose a new password" });
+    expect(screen.queryByLabelText(/^Reset code/)).toBeNull();
+    await user.type(screen.getByLabelText(/^New password/), "first-choice-1");
+    await user.type(screen.getByLabelText(/^Repeat the new password/), "first-choice-2");
+    await user.click(screen.getByRole("button", { name: "Save the new password" }));
+    expect(await screen.findByText("The passwords do not match.")).toBeTruthy();
+    expect(calls).toEqual([]);
+
+    await user.clear(screen.getByLabelText(/^Repeat the new password/));
+    await user.type(screen.getByLabelText(/^Repeat the new password/), "first-choice-1");
+    await user.click(screen.getByRole("button", { name: "Save the new password" }));
+    expect(
+      await screen.findByText("Your password has been changed. You can now log in with it."),
+    ).toBeTruthy();
+    expect(calls).toEqual([
+      {
+        method: "POST",
+        url: "/api/user/password/update/",
+        body: { code: "XYZ-123", password: "first-choice-1" },
+      },
+    ]);
+  });
+
+  it("activate/:code posts the code after the user confirms and shows the server's detail on failure", async () => {
+    const calls = stubServer(400, { detail: "This activation link has expired." });
+    const user = userEvent.setup();
+    renderApp("/activate/abc%2F1");
+    await user.click(await screen.findByRole("button", { name: "Activate my account" }));
+    expect(await screen.findByText("This activation link has expired.")).toBeTruthy();
+    expect(calls).toEqual([{ method: "POST", url: "/api/user/activate/abc%2F1/", body: null }]);
+  });
+
+  it("activate/:code offers the login after success", async () => {
+    stubServer(200, { detail: "Activated." });
+    const user = userEvent.setup();
+    renderApp("/activate/abc");
+    await user.click(await screen.findByRole("button", { name: "Activate my account" }));
+    expect(await screen.findByText("Your account is active.")).toBeTruthy();
+    expect(
+      screen.getAllByRole("link", { name: "Log in" }).map((link) => link.getAttribute("href")),
+    ).toContain("/login");
+  });
+});

@@ -1,0 +1,123 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { getToken, setToken } from "../../api/client.ts";
+import { jsonResponse, renderApp } from "../../test/render.tsx";
+
+type Reply = { status: number; body: unknown };
+
+/** Answers POST /api/user/login/ with the queued replies, in order, and records the bodies. */
+function stubLogin(replies: Reply[]): unknown[] {
+  const bodies: unknown[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit) => {
+      if (url !== "/api/user/login/" || init.method !== "POST")
+        throw new Error(`unexpected ${init.method} ${url}`);
+      bodies.push(JSON.parse(String(init.body)));
+      const reply = replies.shift();
+      if (!reply) throw new Error("no reply queued");
+      return jsonResponse(reply.status, reply.body);
+    }),
+  );
+  return bodies;
+}
+
+async function fillCredentials(email: string, password: string) {
+  const user = userEvent.setup();
+  await screen.findByRole("heading", { name: "Log in" });
+  await user.type(screen.getByLabelText(/^Email/), email);
+  await user.type(screen.getByLabelText(/^Password/), password);
+  await user.click(screen.getByRole("button", { name: "Log in" }));
+  return user;
+}
+
+describe("login page", () => {
+  beforeEach(() => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it("stores the token from the reply and opens the dashboard", async () => {
+    const bodies = stubLogin([{ status: 200, body: { token: "tok-1" } }]);
+    const { router } = renderApp("/login");
+    await fillCredentials("ann@example.com", "s3cret-pass");
+    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/dashboard");
+    expect(getToken()).toBe("tok-1");
+    expect(bodies).toEqual([{ email: "ann@example.com", password: "s3cret-pass" }]);
+  });
+
+  it("clears an earlier session before logging in", async () => {
+    setToken("old-token");
+    stubLogin([{ status: 400, body: { detail: "Unable to log in with provided credentials." } }]);
+    renderApp("/login");
+    await fillCredentials("ann@example.com", "wrong");
+    await screen.findByText("Unable to log in with provided credentials.");
+    expect(getToken()).toBeNull();
+  });
+
+  it("explains mobile-only accounts and keeps no token", async () => {
+    stubLogin([{ status: 200, body: { mobile_only: true, token: "must-not-stay" } }]);
+    const { router } = renderApp("/login");
+    await fillCredentials("tester@example.com", "s3cret-pass");
+    expect(
+      await screen.findByText("This account can only be used in the Tarmac mobile app. Please log in there."),
+    ).toBeTruthy();
+    expect(getToken()).toBeNull();
+    expect(router.state.location.pathname).toBe("/login");
+  });
+
+  it("asks for the second factor and sends it with the credentials", async () => {
+    const bodies = stubLogin([
+      { status: 200, body: { two_factor_required: true } },
+      { status: 200, body: { token: "tok-2fa" } },
+    ]);
+    const { router } = renderApp("/login");
+    const user = await fillCredentials("ann@example.com", "s3cret-pass");
+    const otp = await screen.findByLabelText(/^Verification code/);
+    await user.type(otp, "123456");
+    await user.click(screen.getByRole("button", { name: "Verify and log in" }));
+    await screen.findByRole("heading", { name: "Dashboard" });
+    expect(bodies).toEqual([
+      { email: "ann@example.com", password: "s3cret-pass" },
+      { email: "ann@example.com", password: "s3cret-pass", otp: "123456" },
+    ]);
+    expect(getToken()).toBe("tok-2fa");
+    expect(router.state.location.pathname).toBe("/dashboard");
+  });
+
+  it("shows the server's field errors beside their fields and other errors in the alert", async () => {
+    stubLogin([
+      {
+        status: 400,
+        body: { email: ["Enter a valid email address."], non_field_errors: ["Account locked."] },
+      },
+    ]);
+    renderApp("/login");
+    await fillCredentials("ann@example.com", "x");
+    const message = await screen.findByText("Enter a valid email address.");
+    const emailInput = screen.getByLabelText(/^Email/);
+    expect(emailInput.getAttribute("aria-invalid")).toBe("true");
+    expect(emailInput.getAttribute("aria-describedby")).toContain(message.id);
+    expect(screen.getByRole("alert").textContent).toContain("Account locked.");
+  });
+
+  it("links to signup and password reset, and labels the language switcher", async () => {
+    renderApp("/login");
+    await screen.findByRole("heading", { name: "Log in" });
+    expect(screen.getByRole("link", { name: "Sign up" }).getAttribute("href")).toBe("/signup");
+    expect(screen.getByRole("link", { name: "Forgot your password?" }).getAttribute("href")).toBe("/reset");
+    const select = screen.getByRole("combobox", { name: "Language" });
+    expect([...(select as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+      "English",
+      "Deutsch",
+      "Русский",
+    ]);
+    expect(document.title).toBe("Log in · Tarmac");
+  });
+});

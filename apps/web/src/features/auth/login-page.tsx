@@ -1,0 +1,143 @@
+import { Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { type LoginInput, type LoginReply, requestLogin } from "../../api/auth.ts";
+import { setToken } from "../../api/client.ts";
+import { clearSession } from "../../api/token.ts";
+import { Alert } from "../../ui/alert.tsx";
+import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
+import { useDocumentTitle } from "../../ui/use-document-title.ts";
+import { FormAlert } from "./form-alert.tsx";
+import { useFormErrors } from "./use-form-errors.ts";
+
+const LOGIN_FIELDS = ["email", "password", "otp"] as const;
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useDocumentTitle(t("login.title"));
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [otp, setOtp] = useState("");
+  const [needsOtp, setNeedsOtp] = useState(false);
+  const [mobileOnly, setMobileOnly] = useState(false);
+  const formErrors = useFormErrors(LOGIN_FIELDS);
+  const { errors } = formErrors;
+
+  const login = useMutation({
+    mutationFn: requestLogin,
+    onSuccess: (reply: LoginReply) => {
+      if (reply?.mobile_only) {
+        // This account may not use the web app: drop whatever the reply carried.
+        clearSession();
+        setNeedsOtp(false);
+        setOtp("");
+        setMobileOnly(true);
+        return;
+      }
+      if (reply?.two_factor_required) {
+        setNeedsOtp(true);
+        return;
+      }
+      if (reply?.token) {
+        setToken(reply.token);
+        navigate("/dashboard", { replace: true });
+        return;
+      }
+      formErrors.showGeneral(t("errors.server"));
+    },
+    onError: formErrors.showError,
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // Logging in always starts from a clean session (spec §4).
+    clearSession();
+    setMobileOnly(false);
+    formErrors.reset();
+    const input: LoginInput = needsOtp ? { email, password, otp: otp.trim() } : { email, password };
+    login.mutate(input);
+  };
+
+  const backToCredentials = () => {
+    setNeedsOtp(false);
+    setOtp("");
+    formErrors.reset();
+  };
+
+  return (
+    <PublicLayout>
+      <AuthCard title={t("login.title")} subtitle={needsOtp ? t("login.otp_subtitle") : t("login.subtitle")}>
+        {mobileOnly ? <Alert type="info" message={t("login.mobile_only")} timeout={0} /> : null}
+        <FormAlert state={formErrors} />
+        <form onSubmit={submit}>
+          <Stack gap="md">
+            {needsOtp ? (
+              <TextInput
+                label={t("login.otp_label")}
+                description={t("login.otp_description")}
+                name="otp"
+                autoComplete="one-time-code"
+                autoFocus
+                required
+                value={otp}
+                onChange={(event) => setOtp(event.currentTarget.value)}
+                error={errors.fields.otp}
+              />
+            ) : (
+              <>
+                <TextInput
+                  label={t("fields.email")}
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  required
+                  value={email}
+                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  error={errors.fields.email}
+                />
+                <PasswordInput
+                  label={t("fields.password")}
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={errors.fields.password}
+                  visibilityToggleButtonProps={{ "aria-label": t("fields.toggle_password") }}
+                />
+                <Group justify="flex-end" mt={-8}>
+                  <Anchor component={Link} to="/reset" fz="sm">
+                    {t("login.forgot")}
+                  </Anchor>
+                </Group>
+              </>
+            )}
+            <Button type="submit" fullWidth size="md" loading={login.isPending}>
+              {needsOtp ? t("login.otp_submit") : t("login.submit")}
+            </Button>
+            {needsOtp ? (
+              <Button variant="subtle" onClick={backToCredentials}>
+                {t("login.otp_back")}
+              </Button>
+            ) : null}
+          </Stack>
+        </form>
+        <Divider />
+        <Stack gap={6} align="center">
+          <Text fz="sm" c="dimmed">
+            {t("login.no_account")}{" "}
+            <Anchor component={Link} to="/signup" fz="sm" fw={600}>
+              {t("login.signup_link")}
+            </Anchor>
+          </Text>
+          <Anchor component={Link} to="/login-custom-client" fz="sm" ta="center">
+            {t("login.sso_link")}
+          </Anchor>
+        </Stack>
+      </AuthCard>
+    </PublicLayout>
+  );
+}

@@ -1,0 +1,140 @@
+// Route table of spec §2, in its order. Pricing, blog and promo come before the generic
+// ":page" and catch-all routes so that they are reachable; "" redirects to login, so the
+// promo landing lives at /promo.
+import { createBrowserRouter, type LoaderFunction, type RouteObject, redirect } from "react-router";
+import { getToken, registerNavigator } from "./api/client.ts";
+import { RootLayout, RouteErrorPage } from "./root-layout.tsx";
+import { PageLoader } from "./ui/page-loader.tsx";
+
+// Redirect-only routes render nothing; the component keeps React Router from rendering an
+// empty outlet while the redirect is under way.
+function RenderNothing() {
+  return null;
+}
+
+export const requireToken: LoaderFunction = () => (getToken() ? null : redirect("/login"));
+
+export const routes: RouteObject[] = [
+  {
+    id: "root",
+    Component: RootLayout,
+    ErrorBoundary: RouteErrorPage,
+    HydrateFallback: PageLoader,
+    children: [
+      { index: true, loader: () => redirect("/login"), Component: RenderNothing },
+      {
+        path: "dashboard",
+        loader: requireToken,
+        lazy: async () => ({
+          Component: (await import("./features/dashboard/dashboard-layout.tsx")).DashboardLayout,
+        }),
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import("./features/dashboard/dashboard-home.tsx")).DashboardHome,
+            }),
+          },
+          {
+            path: "*",
+            lazy: async () => ({
+              Component: (await import("./features/dashboard/dashboard-not-found.tsx")).DashboardNotFound,
+            }),
+          },
+        ],
+      },
+      {
+        path: "get-my-udid",
+        lazy: async () => ({
+          Component: (await import("./features/public/get-my-udid-page.tsx")).GetMyUdidPage,
+        }),
+      },
+      {
+        path: "getapp",
+        lazy: async () => ({ Component: (await import("./features/public/getapp-page.tsx")).GetAppPage }),
+      },
+      {
+        path: "getapp/*",
+        lazy: async () => ({ Component: (await import("./features/public/getapp-page.tsx")).GetAppPage }),
+      },
+      {
+        path: "signup",
+        lazy: async () => ({ Component: (await import("./features/auth/signup-page.tsx")).SignupPage }),
+      },
+      {
+        path: "activate",
+        lazy: async () => ({ Component: (await import("./features/auth/activate-page.tsx")).ActivatePage }),
+      },
+      {
+        path: "activate/:code",
+        lazy: async () => ({ Component: (await import("./features/auth/activate-page.tsx")).ActivatePage }),
+      },
+      {
+        path: "login",
+        lazy: async () => ({ Component: (await import("./features/auth/login-page.tsx")).LoginPage }),
+      },
+      {
+        path: "login-custom-client",
+        lazy: async () => ({
+          Component: (await import("./features/auth/login-custom-client-page.tsx")).LoginCustomClientPage,
+        }),
+      },
+      {
+        path: "reset",
+        lazy: async () => ({ Component: (await import("./features/auth/reset-page.tsx")).ResetPage }),
+      },
+      {
+        path: "update-password",
+        lazy: async () => ({
+          Component: (await import("./features/auth/update-password-page.tsx")).UpdatePasswordPage,
+        }),
+      },
+      {
+        path: "not-found",
+        lazy: async () => ({
+          Component: (await import("./features/public/not-found-page.tsx")).NotFoundPage,
+        }),
+      },
+      {
+        path: "pricing",
+        lazy: async () => ({ Component: (await import("./features/content/pricing-page.tsx")).PricingPage }),
+      },
+      {
+        path: "blog",
+        lazy: async () => ({
+          Component: (await import("./features/content/blog-list-page.tsx")).BlogListPage,
+        }),
+      },
+      {
+        path: "blog/:slug",
+        lazy: async () => ({
+          Component: (await import("./features/content/blog-post-page.tsx")).BlogPostPage,
+        }),
+      },
+      {
+        path: "promo",
+        lazy: async () => ({ Component: (await import("./features/content/promo-page.tsx")).PromoPage }),
+      },
+      {
+        path: ":page",
+        lazy: async () => ({ Component: (await import("./features/content/content-page.tsx")).ContentPage }),
+      },
+      { path: "*", loader: () => redirect("/not-found"), Component: RenderNothing },
+    ],
+  },
+];
+
+type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+/** Lets the API client send the user to /login from outside React (spec §8, 401). */
+export function connectNavigator(router: AppRouter): void {
+  registerNavigator((path) => {
+    if (router.state.location.pathname !== path) void router.navigate(path);
+  });
+}
+
+export function createAppRouter(): AppRouter {
+  const router = createBrowserRouter(routes);
+  connectNavigator(router);
+  return router;
+}

@@ -1,0 +1,60 @@
+// Test environment: English translations loaded synchronously, and the browser APIs that jsdom
+// lacks but Mantine reads.
+import { cleanup } from "@testing-library/react";
+import i18next from "i18next";
+import { initReactI18next } from "react-i18next";
+import { afterEach, beforeEach } from "vitest";
+import en from "../../public/media/i18n/en.json" with { type: "json" };
+import { clearToken } from "../api/token.ts";
+import { setTestCookie } from "./cookies.ts";
+
+if (!window.matchMedia) {
+  window.matchMedia = (query: string): MediaQueryList =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
+}
+
+// jsdom has no layout, so scrolling (ScrollRestoration) has nothing to do.
+window.scrollTo = () => {};
+
+if (!("ResizeObserver" in window)) {
+  class NoopResizeObserver {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  Object.assign(window, { ResizeObserver: NoopResizeObserver });
+}
+
+await i18next.use(initReactI18next).init({
+  lng: "en",
+  fallbackLng: "en",
+  resources: { en: { translation: en } },
+  interpolation: { escapeValue: false },
+  react: { useSuspense: false },
+});
+
+function clearCookies(): void {
+  for (const part of document.cookie.split(";")) {
+    const name = part.split("=")[0]?.trim();
+    if (name) setTestCookie(name, "", 0);
+  }
+}
+
+beforeEach(() => {
+  clearCookies();
+  clearToken();
+  localStorage.clear();
+});
+
+afterEach(() => {
+  cleanup();
+});
