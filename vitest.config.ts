@@ -4,5 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["packages/*", "apps/*"],
+    // Forks isolate PGlite's WebAssembly heaps; two match the machine's two cores.
+    pool: "forks",
+    maxWorkers: 2,
   },
 });

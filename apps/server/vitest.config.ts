@@ -7,8 +7,5 @@ export default defineProject({
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // PGlite instances are ~100 MB each once loaded; two forks match the two cores.
-    pool: "forks",
-    maxWorkers: 2,
   },
 });
