@@ -15,12 +15,12 @@ const content = Buffer.from("Tarmac CMS fixture content\n");
 const signerInfo = {
   subject: "C=US, O=Tarmac Fixtures, OU=ABCDE12345, CN=iPhone Distribution: Tarmac Fixtures (ABCDE12345)",
   issuer: "C=US, O=Tarmac Fixtures, CN=Tarmac Fixture Root CA",
-  sha256: "33881223f4b10d9eed8875be561a8c33d2abdba246acb2d16247be8f78c78aff",
+  sha256: "d30083aec3fed2630dd9a66bcd98451708ed2fd88a7c6239f4700829b0f366dc",
   not_before: "2024-01-01T00:00:00.000Z",
   not_after: "2034-01-01T00:00:00.000Z",
 };
-const caSha256 = "5e2f9905b6a4f84d51514a0e8661c14d9dc14995a05d240be978ff46c082cbc6";
-const ecSha256 = "c6696cea35b690080bac736062d2e4afff1f604435f1b351725af7d4d74597f7";
+const caSha256 = "9402c40a2e7260cd927e83e89582df5e070791e198fd0cb08f805849537cf086";
+const ecSha256 = "f6bef36779ba5675170bd1b553b8a4f1a35d668e6a822b6c798d16e02987d606";
 
 function expectCorrupt(run: () => unknown, reason = "corrupt"): void {
   try {
