@@ -11,7 +11,7 @@ import { buildLargeFiles } from "./build-large.ts";
  */
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const outDir = join(packageDir, "bench/.out");
-const runs = Number(process.env.BENCH_RUNS ?? 5);
+const runs = Number(process.env.BENCH_RUNS ?? 11);
 const mib = 1024 * 1024;
 
 interface Measurement {
