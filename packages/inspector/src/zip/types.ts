@@ -7,6 +7,8 @@ export interface ZipEntry {
   crc32: number;
   localHeaderOffset: number;
   isDirectory: boolean;
+  /** General-purpose bit flags; bit 0 (encrypted) makes the entry unreadable. */
+  flags?: number;
 }
 
 export interface ZipArchive {
@@ -18,4 +20,9 @@ export interface ZipArchive {
    * actual size passes maxBytes or the compression ratio looks like a bomb.
    */
   read(entry: ZipEntry, maxBytes?: number): Promise<Buffer>;
+}
+
+/** What openZip returns: the archive plus where its central directory starts (the APK signing block ends there). */
+export interface OpenedZip extends ZipArchive {
+  readonly centralDirectoryOffset: number;
 }

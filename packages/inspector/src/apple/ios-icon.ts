@@ -1,0 +1,78 @@
+import { InspectError } from "../errors.ts";
+import { limits } from "../limits.ts";
+import { isDict, type PlistDict, type PlistValue } from "../plist/index.ts";
+import type { Icon } from "../types.ts";
+import type { ZipArchive, ZipEntry } from "../zip/types.ts";
+import { uncrushPng } from "./cgbi.ts";
+import { readPngSize } from "./png.ts";
+
+/** Reading every candidate costs one entry each; real apps list a handful. */
+const maxCandidates = 32;
+
+function stringsOf(value: PlistValue | undefined): string[] {
+  if (typeof value === "string") return [value];
+  if (!Array.isArray(value)) return [];
+  return value.filter((item): item is string => typeof item === "string");
+}
+
+function primaryIconFiles(icons: PlistValue | undefined): string[] {
+  if (!isDict(icons)) return [];
+  const primary = icons.CFBundlePrimaryIcon;
+  if (typeof primary === "string") return [primary];
+  return isDict(primary) ? stringsOf(primary.CFBundleIconFiles) : [];
+}
+
+/** Icon base names the Info.plist declares, modern keys first, then the legacy ones. */
+export function declaredIconNames(info: PlistDict): string[] {
+  const names = [
+    ...primaryIconFiles(info.CFBundleIcons),
+    ...primaryIconFiles(info["CFBundleIcons~ipad"]),
+    ...stringsOf(info.CFBundleIconFiles),
+    ...stringsOf(info.CFBundleIconFile),
+  ];
+  return [...new Set(names.map((name) => name.replace(/\.png$/i, "")).filter((name) => name.length > 0))];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * Entries directly inside the bundle that a declared name resolves to: Xcode lists "AppIcon60x60"
+ * and ships "AppIcon60x60@2x.png", "AppIcon60x60@3x.png", "AppIcon76x76@2x~ipad.png" and so on.
+ */
+export function resolveIconEntries(zip: ZipArchive, bundleDir: string, names: string[]): ZipEntry[] {
+  if (names.length === 0) return [];
+  const patterns = names.map(
+    (name) => new RegExp(`^${escapeRegExp(name)}(@[23]x)?(~(ipad|iphone))?(\\.png)?$`, "i"),
+  );
+  const found: ZipEntry[] = [];
+  for (const entry of zip.entries) {
+    if (entry.isDirectory || !entry.name.startsWith(bundleDir)) continue;
+    const rest = entry.name.slice(bundleDir.length);
+    if (rest.includes("/")) continue;
+    if (patterns.some((pattern) => pattern.test(rest))) found.push(entry);
+    if (found.length >= maxCandidates) break;
+  }
+  return found;
+}
+
+/** The largest resolved icon by IHDR pixel size, un-crushed into a standard PNG. */
+export async function readLargestIcon(zip: ZipArchive, entries: ZipEntry[]): Promise<Icon | null> {
+  let best: Icon | null = null;
+  for (const entry of entries) {
+    if (entry.uncompressedSize > limits.maxIconBytes) continue;
+    let data: Buffer;
+    try {
+      data = await zip.read(entry, limits.maxIconBytes);
+    } catch (error) {
+      // One damaged image should not hide the others.
+      if (error instanceof InspectError) continue;
+      throw error;
+    }
+    const size = readPngSize(data);
+    if (!size) continue;
+    if (!best || size.width * size.height > best.width * best.height) best = { png: data, ...size };
+  }
+  return best ? { ...best, png: uncrushPng(best.png) } : null;
+}

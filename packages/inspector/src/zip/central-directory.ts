@@ -1,0 +1,121 @@
+import { InspectError } from "../errors.ts";
+import { limits } from "../limits.ts";
+import type { ByteSource } from "../source.ts";
+import type { EndRecord } from "./end-record.ts";
+import { normalizeEntryName } from "./entry-name.ts";
+import type { ZipEntry } from "./types.ts";
+
+const headerSignature = 0x02014b50;
+const headerSize = 46;
+const localHeaderSize = 30;
+const zip64ExtraId = 0x0001;
+const max32 = 0xffffffff;
+
+function corrupt(message: string): never {
+  throw new InspectError("corrupt", message);
+}
+
+interface Zip64Needs {
+  uncompressed: boolean;
+  compressed: boolean;
+  offset: boolean;
+}
+
+/** Replaces 0xFFFFFFFF placeholders with the 64-bit values of the ZIP64 extra field, in the order APPNOTE fixes. */
+function readZip64Extra(
+  extra: Buffer,
+  needs: Zip64Needs,
+): { uncompressed?: number; compressed?: number; offset?: number } {
+  let at = 0;
+  while (at + 4 <= extra.length) {
+    const id = extra.readUInt16LE(at);
+    const size = extra.readUInt16LE(at + 2);
+    const end = at + 4 + size;
+    if (end > extra.length) corrupt("extra field runs past its header");
+    if (id === zip64ExtraId) {
+      let p = at + 4;
+      const take = (what: string): number => {
+        if (p + 8 > end) corrupt(`ZIP64 extra field lacks the ${what}`);
+        const value = extra.readBigUInt64LE(p);
+        p += 8;
+        if (value > BigInt(Number.MAX_SAFE_INTEGER)) corrupt(`ZIP64 ${what} out of range`);
+        return Number(value);
+      };
+      return {
+        uncompressed: needs.uncompressed ? take("uncompressed size") : undefined,
+        compressed: needs.compressed ? take("compressed size") : undefined,
+        offset: needs.offset ? take("local header offset") : undefined,
+      };
+    }
+    at = end;
+  }
+  corrupt("ZIP64 sizes without a ZIP64 extra field");
+}
+
+/** Parses the whole central directory, read in one bounded request. */
+export async function readCentralDirectory(source: ByteSource, end: EndRecord): Promise<ZipEntry[]> {
+  if (end.entryCount > limits.zipMaxEntries) {
+    throw new InspectError(
+      "limit_exceeded",
+      `too many zip entries (${end.entryCount} > ${limits.zipMaxEntries})`,
+    );
+  }
+  if (end.centralDirectorySize > limits.zipMaxCentralDirectoryBytes) {
+    throw new InspectError(
+      "limit_exceeded",
+      `central directory too large (${end.centralDirectorySize} bytes)`,
+    );
+  }
+  if (end.entryCount * headerSize > end.centralDirectorySize)
+    corrupt("central directory too small for its entry count");
+  const cd =
+    end.centralDirectory ?? (await source.read(end.centralDirectoryOffset, end.centralDirectorySize));
+  const entries: ZipEntry[] = [];
+  let at = 0;
+  for (let i = 0; i < end.entryCount; i++) {
+    if (at + headerSize > cd.length) corrupt("central directory truncated");
+    if (cd.readUInt32LE(at) !== headerSignature) corrupt(`bad central directory header at entry ${i}`);
+    const flags = cd.readUInt16LE(at + 8);
+    const method = cd.readUInt16LE(at + 10);
+    const crc32 = cd.readUInt32LE(at + 16);
+    let compressedSize = cd.readUInt32LE(at + 20);
+    let uncompressedSize = cd.readUInt32LE(at + 24);
+    const nameLength = cd.readUInt16LE(at + 28);
+    const extraLength = cd.readUInt16LE(at + 30);
+    const commentLength = cd.readUInt16LE(at + 32);
+    let localHeaderOffset = cd.readUInt32LE(at + 42);
+    const nameStart = at + headerSize;
+    const extraStart = nameStart + nameLength;
+    const next = extraStart + extraLength + commentLength;
+    if (next > cd.length) corrupt("central directory entry runs past the directory");
+    const needs = {
+      uncompressed: uncompressedSize === max32,
+      compressed: compressedSize === max32,
+      offset: localHeaderOffset === max32,
+    };
+    if (needs.uncompressed || needs.compressed || needs.offset) {
+      const wide = readZip64Extra(cd.subarray(extraStart, extraStart + extraLength), needs);
+      uncompressedSize = wide.uncompressed ?? uncompressedSize;
+      compressedSize = wide.compressed ?? compressedSize;
+      localHeaderOffset = wide.offset ?? localHeaderOffset;
+    }
+    if (localHeaderOffset + localHeaderSize + compressedSize > end.centralDirectoryOffset) {
+      corrupt(`entry ${i} data lies outside the archive body`);
+    }
+    const rawName = cd.subarray(nameStart, extraStart);
+    const name = normalizeEntryName(rawName);
+    at = next;
+    if (name === null) continue;
+    entries.push({
+      name,
+      method,
+      compressedSize,
+      uncompressedSize,
+      crc32,
+      localHeaderOffset,
+      isDirectory: name.endsWith("/"),
+      flags,
+    });
+  }
+  return entries;
+}

@@ -1,0 +1,2 @@
+export { openZip } from "./open-zip.ts";
+export type { OpenedZip, ZipArchive, ZipEntry } from "./types.ts";
