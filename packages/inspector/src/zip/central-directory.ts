@@ -68,7 +68,8 @@ export async function readCentralDirectory(source: ByteSource, end: EndRecord): 
   }
   if (end.entryCount * headerSize > end.centralDirectorySize)
     corrupt("central directory too small for its entry count");
-  const cd = await source.read(end.centralDirectoryOffset, end.centralDirectorySize);
+  const cd =
+    end.centralDirectory ?? (await source.read(end.centralDirectoryOffset, end.centralDirectorySize));
   const entries: ZipEntry[] = [];
   let at = 0;
   for (let i = 0; i < end.entryCount; i++) {

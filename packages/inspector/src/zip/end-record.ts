@@ -15,6 +15,8 @@ export interface EndRecord {
   centralDirectorySize: number;
   /** Where the (ZIP64) end records start: the central directory must end at or before it. */
   endOffset: number;
+  /** The central directory bytes when the tail read already covered them. */
+  centralDirectory?: Buffer;
 }
 
 function corrupt(message: string): never {
@@ -93,5 +95,13 @@ export async function readEndRecord(source: ByteSource): Promise<EndRecord> {
   if (centralDirectoryOffset + centralDirectorySize > endOffset) {
     corrupt("central directory extends past the end record");
   }
-  return { entryCount, centralDirectoryOffset, centralDirectorySize, endOffset };
+  // The central directory of most archives fits in the tail already read; keep it to save a request.
+  const tailHolds = centralDirectoryOffset >= tailStart;
+  const centralDirectory = tailHolds
+    ? tail.subarray(
+        centralDirectoryOffset - tailStart,
+        centralDirectoryOffset - tailStart + centralDirectorySize,
+      )
+    : undefined;
+  return { entryCount, centralDirectoryOffset, centralDirectorySize, endOffset, centralDirectory };
 }

@@ -7,6 +7,8 @@ import type { ZipEntry } from "./types.ts";
 const localSignature = 0x04034b50;
 const localHeaderSize = 30;
 const bombCheckFloor = 1024 * 1024;
+/** Room for a typical local name and extra field (zipalign padding included) in the first read. */
+const localSlack = 512;
 
 function corrupt(message: string): never {
   throw new InspectError("corrupt", message);
@@ -55,11 +57,20 @@ export async function readEntry(
   maxBytes = limits.maxEntryBytes,
 ): Promise<Buffer> {
   checkBounds(entry, maxBytes);
-  const header = await source.read(entry.localHeaderOffset, localHeaderSize);
-  if (header.readUInt32LE(0) !== localSignature) corrupt(`bad local header for ${entry.name}`);
-  const dataOffset =
-    entry.localHeaderOffset + localHeaderSize + header.readUInt16LE(26) + header.readUInt16LE(28);
-  const raw = await source.read(dataOffset, entry.compressedSize);
+  // One read usually covers the local header, its name and extra field, and the data; the
+  // local name/extra lengths are only known after it, so a second read follows when they are long.
+  const guess = Math.min(
+    localHeaderSize + localSlack + entry.compressedSize,
+    source.size - entry.localHeaderOffset,
+  );
+  if (guess < localHeaderSize) corrupt(`local header of ${entry.name} lies past the end of the file`);
+  const chunk = await source.read(entry.localHeaderOffset, guess);
+  if (chunk.readUInt32LE(0) !== localSignature) corrupt(`bad local header for ${entry.name}`);
+  const skip = localHeaderSize + chunk.readUInt16LE(26) + chunk.readUInt16LE(28);
+  const raw =
+    skip + entry.compressedSize <= chunk.length
+      ? chunk.subarray(skip, skip + entry.compressedSize)
+      : await source.read(entry.localHeaderOffset + skip, entry.compressedSize);
   let data: Buffer;
   if (entry.method === 0) {
     if (entry.compressedSize !== entry.uncompressedSize)

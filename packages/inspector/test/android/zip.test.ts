@@ -86,8 +86,8 @@ describe("openZip on archives written by Info-ZIP zip", () => {
     const data = await readFile(fixture("plain.zip"));
     const source = countingSource(bufferSource(data));
     await openZip(source);
-    // A small archive fits in the tail read; the central directory is the only other request.
-    expect(source.bytesRead).toBeLessThan(2 * data.length);
+    // A small archive fits in the tail read, which then also serves the central directory.
+    expect(source.bytesRead).toBe(data.length);
     const big = buildZip([{ name: "a.bin", data: Buffer.alloc(300_000, 7) }]);
     const bigSource = countingSource(bufferSource(big));
     const zip = await openZip(bigSource);
