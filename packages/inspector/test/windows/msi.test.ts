@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
+import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { readChunks } from "../../src/apple/png.ts";
 import { openCompoundFile } from "../../src/cfb/index.ts";
 import { openMsiDatabase } from "../../src/cfb/msi-database.ts";
 import { decodeMsiStreamName } from "../../src/cfb/msi-names.ts";
@@ -12,6 +14,7 @@ import { buildCompoundFile } from "./cfb-builder.ts";
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/windows/${name}`, import.meta.url));
 
 // `msiinfo export demo.msi Property` (msitools 0.101) on the committed fixture:
+//   ARPPRODUCTICON	app.ico
 //   Manufacturer	Tarmac Test Co
 //   ProductLanguage	1033
 //   ProductCode	{8F2C6B1E-3D4A-4E5B-9C7D-1A2B3C4D5E6F}
@@ -26,7 +29,6 @@ const demo = {
   version: "1.2.3",
   build_number: "123",
   min_os_version: null,
-  icon: null,
   manufacturer: "Tarmac Test Co",
   product_code: "{8F2C6B1E-3D4A-4E5B-9C7D-1A2B3C4D5E6F}",
   upgrade_code: "{0D5E7F21-6A3B-4C8D-9E0F-112233445566}",
@@ -53,14 +55,42 @@ async function reasonOf(action: () => Promise<unknown>): Promise<string> {
   return "no error";
 }
 
+/** RGBA of one pixel of a PNG written with filter 0 on every row (as the inspector writes them). */
+function pixelAt(png: Buffer, width: number, x: number, y: number): string {
+  const idat = Buffer.concat(
+    readChunks(png)
+      .filter((chunk) => chunk.type === "IDAT")
+      .map((chunk) => chunk.data),
+  );
+  const raw = inflateSync(idat);
+  const at = y * (1 + width * 4) + 1 + x * 4;
+  return raw.subarray(at, at + 4).toString("hex");
+}
+
 describe("inspectMsi", () => {
   it("reads the Property table of an unsigned wixl MSI", async () => {
-    const info = await inspectMsi(bufferSource(fixture("demo.msi")), { fileName: "demo.msi" });
+    const { icon: _icon, ...info } = await inspectMsi(bufferSource(fixture("demo.msi")), {
+      fileName: "demo.msi",
+    });
     expect(info).toEqual({ ...demo, signing: { schemes: [], signed: false, certificates: [] } });
   });
 
+  it("converts the ARPPRODUCTICON .ico (largest image, a 1-bit bitmap) to PNG", async () => {
+    const { icon } = await inspectMsi(bufferSource(fixture("demo.msi")), { fileName: "demo.msi" });
+    expect(icon && { width: icon.width, height: icon.height }).toEqual({ width: 48, height: 48 });
+    const png = icon?.png ?? Buffer.alloc(0);
+    // fixtures/make-windows.sh paints the top half e0/30/30 and the bottom half 20/60/e0.
+    expect(pixelAt(png, 48, 0, 0)).toBe("e03030ff");
+    expect(pixelAt(png, 48, 47, 23)).toBe("e03030ff");
+    expect(pixelAt(png, 48, 0, 24)).toBe("2060e0ff");
+    expect(pixelAt(png, 48, 47, 47)).toBe("2060e0ff");
+  });
+
   it("reports the Authenticode certificate of an osslsigncode-signed MSI", async () => {
-    const info = await inspectMsi(bufferSource(fixture("demo-signed.msi")), { fileName: "demo-signed.msi" });
+    const { icon, ...info } = await inspectMsi(bufferSource(fixture("demo-signed.msi")), {
+      fileName: "demo-signed.msi",
+    });
+    expect(icon?.width).toBe(48);
     expect(info).toEqual({
       ...demo,
       signing: { schemes: ["authenticode"], signed: true, certificates: [signer] },
@@ -78,6 +108,7 @@ describe("inspectMsi", () => {
       upgrade_code: null,
       product_code: "{8F2C6B1E-3D4A-4E5B-9C7D-1A2B3C4D5E6F}",
       architecture: "x86",
+      icon: null,
       version_from_file_name: false,
     });
   });
@@ -153,6 +184,10 @@ describe("MSI database layer", () => {
       { DiskId: 1, LastSequence: 1, DiskPrompt: null, Cabinet: "#demo.cab", VolumeLabel: null, Source: null },
     ]);
     expect(await database.readTable("NoSuchTable")).toBeNull();
-    expect([...database.streams.keys()].sort()).toEqual(["\u0005SummaryInformation", "demo.cab"]);
+    expect([...database.streams.keys()].sort()).toEqual([
+      "\u0005SummaryInformation",
+      "Icon.app.ico",
+      "demo.cab",
+    ]);
   });
 });
