@@ -11,7 +11,7 @@ import { buildLargeFiles } from "./build-large.ts";
  */
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const outDir = join(packageDir, "bench/.out");
-const runs = Number(process.env.BENCH_RUNS ?? 5);
+const runs = Number(process.env.BENCH_RUNS ?? 11);
 const mib = 1024 * 1024;
 
 interface Measurement {
@@ -74,7 +74,7 @@ const targets = [large.apk, large.ipa, ...listFixtures(join(packageDir, "fixture
 const fmtMs = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
 const fmtMiB = (bytes: number) => (bytes / mib).toFixed(1);
 const rows: string[][] = [
-  ["file", "size MiB", "tool", "result", "median ms", "peak RSS MiB", "growth MiB", "speedup"],
+  ["file", "size MiB", "tool", "result", "median ms", "first ms", "peak RSS MiB", "growth MiB", "speedup"],
 ];
 const verdicts: string[] = [];
 for (const file of targets) {
@@ -95,6 +95,7 @@ for (const file of targets) {
       tool,
       m.skipped ? `skipped: ${m.skipped}` : (m.outcome ?? ""),
       m.times ? fmtMs(median(m.times)) : "-",
+      m.times?.[0] !== undefined ? fmtMs(m.times[0]) : "-",
       m.peakRss ? fmtMiB(m.peakRss) : "-",
       m.peakRss && m.baselineRss ? fmtMiB(m.peakRss - m.baselineRss) : "-",
       tool === "tarmac" && speedup ? `${speedup.toFixed(1)}x` : "",
@@ -116,7 +117,8 @@ for (const file of targets) {
 const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
 for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  "));
 console.log(
-  `\n${runs} runs per pair, median time; peak RSS = max of resourceUsage().maxRSS and sampled rss;`,
+  `\n${runs} runs per pair in one process (garbage collected between runs), median time; "first" is the cold run.`,
 );
+console.log("peak RSS = max of resourceUsage().maxRSS and the rss sampled after each run;");
 console.log("growth = peak RSS minus rss right before the first run (modules already loaded).\n");
 for (const verdict of verdicts) console.log(verdict);

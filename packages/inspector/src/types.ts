@@ -82,7 +82,7 @@ export interface BuildInfo {
   upgrade_code?: string | null;
 
   // macOS pkg: every package of the archive
-  packages?: { identifier: string; version: string | null }[];
+  packages?: { identifier: string; version: string | null; install_location?: string | null }[];
   /** True when the version came from the file-name rule rather than from metadata. */
   version_from_file_name?: boolean;
 }

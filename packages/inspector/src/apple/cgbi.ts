@@ -1,9 +1,9 @@
 import { deflateSync, inflateRawSync } from "node:zlib";
 import { InspectError } from "../errors.ts";
 import {
-  addNoneFilter,
   checkPixelBudget,
   encodeChunk,
+  filterScanlines,
   isPng,
   pngSignature,
   readChunks,
@@ -60,7 +60,7 @@ export function uncrushPng(buf: Buffer): Buffer {
   }
   const pixels = unfilterScanlines(raw, header.width, header.height, bpp);
   unpremultiply(pixels, bpp);
-  const idat = encodeChunk("IDAT", deflateSync(addNoneFilter(pixels, header.width, header.height, bpp)));
+  const idat = encodeChunk("IDAT", deflateSync(filterScanlines(pixels, header.width, header.height, bpp)));
   const parts: Buffer[] = [pngSignature];
   let wroteData = false;
   for (const chunk of chunks) {

@@ -15,37 +15,50 @@ function stringsOf(value: PlistValue | undefined): string[] {
   return value.filter((item): item is string => typeof item === "string");
 }
 
-function primaryIconFiles(icons: PlistValue | undefined): string[] {
+function primaryIcon(icons: PlistValue | undefined, key: "CFBundleIconFiles" | "CFBundleIconName"): string[] {
   if (!isDict(icons)) return [];
   const primary = icons.CFBundlePrimaryIcon;
-  if (typeof primary === "string") return [primary];
-  return isDict(primary) ? stringsOf(primary.CFBundleIconFiles) : [];
-}
-
-/** Icon base names the Info.plist declares, modern keys first, then the legacy ones. */
-export function declaredIconNames(info: PlistDict): string[] {
-  const names = [
-    ...primaryIconFiles(info.CFBundleIcons),
-    ...primaryIconFiles(info["CFBundleIcons~ipad"]),
-    ...stringsOf(info.CFBundleIconFiles),
-    ...stringsOf(info.CFBundleIconFile),
-  ];
-  return [...new Set(names.map((name) => name.replace(/\.png$/i, "")).filter((name) => name.length > 0))];
+  if (typeof primary === "string") return key === "CFBundleIconFiles" ? [primary] : [];
+  return isDict(primary) ? stringsOf(primary[key]) : [];
 }
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+const suffixes = "(@[23]x)?(~(ipad|iphone))?";
+
 /**
- * Entries directly inside the bundle that a declared name resolves to: Xcode lists "AppIcon60x60"
- * and ships "AppIcon60x60@2x.png", "AppIcon60x60@3x.png", "AppIcon76x76@2x~ipad.png" and so on.
+ * Patterns for the icon files the Info.plist declares. Xcode lists "AppIcon60x60" and ships
+ * "AppIcon60x60@2x.png", "AppIcon60x60@3x.png", "AppIcon76x76@2x~ipad.png" and so on; the legacy
+ * keys name files with or without ".png". When only an icon set name is given
+ * (CFBundleIconName "AppIcon"), its sized files ("AppIcon60x60@2x.png") are looked for instead.
  */
-export function resolveIconEntries(zip: ZipArchive, bundleDir: string, names: string[]): ZipEntry[] {
-  if (names.length === 0) return [];
-  const patterns = names.map(
-    (name) => new RegExp(`^${escapeRegExp(name)}(@[23]x)?(~(ipad|iphone))?(\\.png)?$`, "i"),
+export function iconFilePatterns(info: PlistDict): RegExp[] {
+  const files = [
+    ...primaryIcon(info.CFBundleIcons, "CFBundleIconFiles"),
+    ...primaryIcon(info["CFBundleIcons~ipad"], "CFBundleIconFiles"),
+    ...stringsOf(info.CFBundleIconFiles),
+    ...stringsOf(info.CFBundleIconFile),
+  ];
+  const names = [
+    ...new Set(files.map((name) => name.replace(/\.png$/i, "")).filter((name) => name.length > 0)),
+  ];
+  if (names.length > 0) {
+    return names.map((name) => new RegExp(`^${escapeRegExp(name)}${suffixes}(\\.png)?$`, "i"));
+  }
+  const sets = [
+    ...primaryIcon(info.CFBundleIcons, "CFBundleIconName"),
+    ...primaryIcon(info["CFBundleIcons~ipad"], "CFBundleIconName"),
+  ].filter((name) => name.length > 0);
+  return [...new Set(sets)].map(
+    (name) => new RegExp(`^${escapeRegExp(name)}\\d+(\\.\\d+)?x\\d+(\\.\\d+)?${suffixes}\\.png$`, "i"),
   );
+}
+
+/** Entries directly inside the bundle whose names match one of the patterns. */
+export function resolveIconEntries(zip: ZipArchive, bundleDir: string, patterns: RegExp[]): ZipEntry[] {
+  if (patterns.length === 0) return [];
   const found: ZipEntry[] = [];
   for (const entry of zip.entries) {
     if (entry.isDirectory || !entry.name.startsWith(bundleDir)) continue;

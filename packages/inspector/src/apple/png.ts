@@ -99,13 +99,29 @@ function paeth(a: number, b: number, c: number): number {
   return pb <= pc ? b : c;
 }
 
-/** Reverses the per-scanline filters in place; returns the rows without their filter bytes. */
+function predict(filter: number, a: number, b: number, c: number): number {
+  switch (filter) {
+    case 1:
+      return a;
+    case 2:
+      return b;
+    case 3:
+      return (a + b) >> 1;
+    case 4:
+      return paeth(a, b, c);
+    default:
+      return 0;
+  }
+}
+
+/** Reverses the per-scanline filters; returns the rows without their filter bytes. */
 export function unfilterScanlines(raw: Buffer, width: number, height: number, bpp: number): Buffer {
   const stride = width * bpp;
   if (raw.length < height * (stride + 1)) corrupt("image data too short");
   const out = Buffer.alloc(height * stride);
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)] as number;
+    if (filter > 4) corrupt(`unknown filter type ${filter}`);
     const src = y * (stride + 1) + 1;
     const row = y * stride;
     const prev = row - stride;
@@ -114,37 +130,43 @@ export function unfilterScanlines(raw: Buffer, width: number, height: number, bp
       const a = x >= bpp ? (out[row + x - bpp] as number) : 0;
       const b = y > 0 ? (out[prev + x] as number) : 0;
       const c = x >= bpp && y > 0 ? (out[prev + x - bpp] as number) : 0;
-      let predicted: number;
-      switch (filter) {
-        case 0:
-          predicted = 0;
-          break;
-        case 1:
-          predicted = a;
-          break;
-        case 2:
-          predicted = b;
-          break;
-        case 3:
-          predicted = (a + b) >> 1;
-          break;
-        case 4:
-          predicted = paeth(a, b, c);
-          break;
-        default:
-          return corrupt(`unknown filter type ${filter}`);
-      }
-      out[row + x] = (value + predicted) & 0xff;
+      out[row + x] = (value + predict(filter, a, b, c)) & 0xff;
     }
   }
   return out;
 }
 
-/** Prefixes each row with filter type 0 (None), ready for deflate. */
-export function addNoneFilter(pixels: Buffer, width: number, height: number, bpp: number): Buffer {
+/**
+ * Filters each row for deflate, choosing per row the filter whose output has the smallest sum of
+ * absolute values (the usual heuristic): photos and gradients shrink several times over None.
+ */
+export function filterScanlines(pixels: Buffer, width: number, height: number, bpp: number): Buffer {
   const stride = width * bpp;
   const out = Buffer.alloc(height * (stride + 1));
-  for (let y = 0; y < height; y++) pixels.copy(out, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  const candidate = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const row = y * stride;
+    const prev = row - stride;
+    let bestFilter = 0;
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (let filter = 0; filter <= 4; filter++) {
+      let score = 0;
+      for (let x = 0; x < stride; x++) {
+        const a = x >= bpp ? (pixels[row + x - bpp] as number) : 0;
+        const b = y > 0 ? (pixels[prev + x] as number) : 0;
+        const c = x >= bpp && y > 0 ? (pixels[prev + x - bpp] as number) : 0;
+        const value = ((pixels[row + x] as number) - predict(filter, a, b, c)) & 0xff;
+        candidate[x] = value;
+        score += value < 128 ? value : 256 - value;
+      }
+      if (score < bestScore) {
+        bestScore = score;
+        bestFilter = filter;
+        candidate.copy(out, y * (stride + 1) + 1);
+      }
+    }
+    out[y * (stride + 1)] = bestFilter;
+  }
   return out;
 }
 
@@ -155,7 +177,7 @@ export function encodePng(width: number, height: number, rgba: Buffer): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 6;
-  const data = deflateSync(addNoneFilter(rgba, width, height, 4));
+  const data = deflateSync(filterScanlines(rgba, width, height, 4));
   return Buffer.concat([
     pngSignature,
     encodeChunk("IHDR", ihdr),

@@ -35,8 +35,10 @@ const digestNames: Record<string, string> = {
   "1.2.840.113549.1.1.13": "sha512",
 };
 
-// RSA PKCS#1 v1.5 and ECDSA; the digest always comes from the SignerInfo's digestAlgorithm.
-const signatureKinds: Record<string, "rsa" | "ecdsa"> = {
+// RSA PKCS#1 v1.5, ECDSA and DSA (older APK v1 keys); the digest always comes from the
+// SignerInfo's digestAlgorithm.
+const signatureKinds: Record<string, "rsa" | "ecdsa" | "dsa"> = {
+  "1.3.14.3.2.29": "rsa",
   "1.2.840.113549.1.1.1": "rsa",
   "1.2.840.113549.1.1.5": "rsa",
   "1.2.840.113549.1.1.11": "rsa",
@@ -49,7 +51,13 @@ const signatureKinds: Record<string, "rsa" | "ecdsa"> = {
   "1.2.840.10045.4.3.2": "ecdsa",
   "1.2.840.10045.4.3.3": "ecdsa",
   "1.2.840.10045.4.3.4": "ecdsa",
+  "1.2.840.10040.4.1": "dsa",
+  "1.2.840.10040.4.3": "dsa",
+  "2.16.840.1.101.3.4.3.1": "dsa",
+  "2.16.840.1.101.3.4.3.2": "dsa",
 };
+
+const keyTypes = { rsa: "rsa", ecdsa: "ec", dsa: "dsa" } as const;
 
 export interface SignerInfo {
   digestAlgorithm: string; // OID
@@ -213,8 +221,7 @@ export function verifySigner(data: SignedData, signer: SignerInfo, content: Buff
   }
   try {
     const key = parseCertificate(der).publicKey;
-    const keyType = key.asymmetricKeyType;
-    if ((kind === "rsa" && keyType !== "rsa") || (kind === "ecdsa" && keyType !== "ec")) return false;
+    if (key.asymmetricKeyType !== keyTypes[kind]) return false;
     return verifySignature(hash, signedBytes, key, signer.signature);
   } catch {
     return false;

@@ -5,7 +5,7 @@ import {
   readOptional,
   readPlistEntry,
 } from "../apple/bundle.ts";
-import { declaredIconNames, readLargestIcon, resolveIconEntries } from "../apple/ios-icon.ts";
+import { iconFilePatterns, readLargestIcon, resolveIconEntries } from "../apple/ios-icon.ts";
 import { readProvisioningProfile } from "../apple/mobileprovision.ts";
 import { InspectError } from "../errors.ts";
 import type { FormatReader } from "../inspect.ts";
@@ -73,7 +73,7 @@ export const inspectIpa: FormatReader = (source, _options, fileType) =>
     const codeSigned = zip.find(`${bundleDir}_CodeSignature/CodeResources`) !== undefined;
     const schemes = codeSigned || provisioning ? ["cms"] : [];
     const icon = await readOptional(() =>
-      readLargestIcon(zip, resolveIconEntries(zip, bundleDir, declaredIconNames(info))),
+      readLargestIcon(zip, resolveIconEntries(zip, bundleDir, iconFilePatterns(info))),
     );
     return {
       app_type: 1,

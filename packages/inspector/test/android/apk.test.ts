@@ -82,6 +82,31 @@ describe("inspectApk", () => {
     });
   });
 
+  // aapt dump badging: package: name='dev.tarmac.adaptive' versionCode='5' versionName='0.5';
+  //   sdkVersion:'26'; targetSdkVersion:'29'; application-label:'Adaptive';
+  //   icon='res/mipmap-anydpi-v26/ic_launcher.xml' (no bitmap fallback). apksigner: v2 true, v3 true.
+  it("falls back to an adaptive icon's foreground PNG when there is no bitmap fallback", async () => {
+    const info = await inspectFixture("adaptive.apk");
+    expect(withoutIconBytes(info)).toEqual({
+      app_type: 0,
+      file_type: "apk",
+      bundle_id: "dev.tarmac.adaptive",
+      name: "Adaptive",
+      version: "0.5",
+      build_number: "5",
+      min_os_version: "26",
+      icon: { width: 216, height: 216 },
+      signing: { schemes: ["v2", "v3"], signed: true, certificates: [fixtureCertificate] },
+      target_sdk_version: 29,
+      compile_sdk_version: 29,
+      labels: { "": "Adaptive" },
+      permissions: [],
+      features: [],
+      native_abis: [],
+      debuggable: false,
+    });
+  });
+
   // aapt dump badging: package: name='dev.tarmac.bare' versionCode='' versionName='' compileSdkVersion='29';
   //   no sdkVersion line; uses-permission lines are only implied ones. apksigner: DOES NOT VERIFY (unsigned).
   // aapt prints application label='' because the APK has no resource table; the manifest holds "Bare".

@@ -20,6 +20,7 @@ const signerInfo = {
   not_after: "2034-01-01T00:00:00.000Z",
 };
 const caSha256 = "9402c40a2e7260cd927e83e89582df5e070791e198fd0cb08f805849537cf086";
+const dsaSha256 = "42d6c8b9bac122d4085d6f9839505c6542f2085bf5c7281d21730b7b3a69e3d1";
 const ecSha256 = "f6bef36779ba5675170bd1b553b8a4f1a35d668e6a822b6c798d16e02987d606";
 
 function expectCorrupt(run: () => unknown, reason = "corrupt"): void {
@@ -68,6 +69,13 @@ describe("CMS SignedData", () => {
     const signed = parseSignedData(fixture("cms/ec-sha384.der"));
     expect(signed.certificates.map((der) => summarizeCertificate(der).sha256)).toEqual([ecSha256]);
     expect(signed.signers[0]?.digestAlgorithm).toBe("2.16.840.1.101.3.4.2.2");
+    expect(verifySignedData(signed)).toBe(true);
+  });
+
+  it("verifies DSA with SHA-256", () => {
+    const signed = parseSignedData(fixture("cms/dsa-sha256.der"));
+    expect(signed.certificates.map((der) => summarizeCertificate(der).sha256)).toEqual([dsaSha256]);
+    expect(signed.signers[0]?.signatureAlgorithm).toBe("2.16.840.1.101.3.4.3.2");
     expect(verifySignedData(signed)).toBe(true);
   });
 

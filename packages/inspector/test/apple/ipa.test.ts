@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { deflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { encodeChunk, pngSignature, readPngSize } from "../../src/apple/png.ts";
+import { encodeChunk, encodePng, pngSignature, readPngSize } from "../../src/apple/png.ts";
 import { InspectError } from "../../src/errors.ts";
 import { inspectIpa } from "../../src/formats/ipa.ts";
 import { bufferSource, fileSource } from "../../src/source.ts";
@@ -141,6 +141,21 @@ describe("IPA", () => {
     expect(result.device_family).toEqual(["iphone"]);
     expect(result.signing).toEqual({ schemes: [], signed: false, certificates: [] });
     expect(result.provisioning).toBeNull();
+  });
+
+  it("finds the sized files of an icon set named only by CFBundleIconName", async () => {
+    const info = `<plist><dict><key>CFBundleIdentifier</key><string>x.y</string>
+      <key>CFBundleIcons</key><dict><key>CFBundlePrimaryIcon</key><dict>
+      <key>CFBundleIconName</key><string>AppIcon</string></dict></dict></dict></plist>`;
+    const zip = writeZip([
+      { name: "Payload/A.app/Info.plist", data: info },
+      { name: "Payload/A.app/AppIcon60x60@2x.png", data: encodePng(4, 4, Buffer.alloc(64)) },
+      { name: "Payload/A.app/AppIcon83.5x83.5@2x~ipad.png", data: encodePng(6, 6, Buffer.alloc(144)) },
+      { name: "Payload/A.app/AppIconLarge.png", data: encodePng(8, 8, Buffer.alloc(256)) },
+      { name: "Payload/A.app/Sub/AppIcon99x99.png", data: encodePng(9, 9, Buffer.alloc(324)) },
+    ]);
+    const result = await inspectIpa(bufferSource(zip), { fileName: "a.ipa" }, "ipa");
+    expect([result.icon?.width, result.icon?.height]).toEqual([6, 6]);
   });
 
   it("refuses an archive whose only Info.plist belongs to a nested bundle", async () => {
