@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { readChunks } from "../../src/apple/png.ts";
+import { readChunks, unfilterScanlines } from "../../src/apple/png.ts";
 import { openCompoundFile } from "../../src/cfb/index.ts";
 import { openMsiDatabase } from "../../src/cfb/msi-database.ts";
 import { decodeMsiStreamName } from "../../src/cfb/msi-names.ts";
@@ -55,7 +55,7 @@ async function reasonOf(action: () => Promise<unknown>): Promise<string> {
   return "no error";
 }
 
-/** RGBA of one pixel of a PNG written with filter 0 on every row (as the inspector writes them). */
+/** RGBA of one pixel of an 8-bit RGBA PNG. */
 function pixelAt(png: Buffer, width: number, x: number, y: number): string {
   const idat = Buffer.concat(
     readChunks(png)
@@ -63,8 +63,9 @@ function pixelAt(png: Buffer, width: number, x: number, y: number): string {
       .map((chunk) => chunk.data),
   );
   const raw = inflateSync(idat);
-  const at = y * (1 + width * 4) + 1 + x * 4;
-  return raw.subarray(at, at + 4).toString("hex");
+  const rgba = unfilterScanlines(raw, width, raw.length / (1 + width * 4), 4);
+  const at = (y * width + x) * 4;
+  return rgba.subarray(at, at + 4).toString("hex");
 }
 
 describe("inspectMsi", () => {

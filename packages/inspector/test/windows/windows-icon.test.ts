@@ -1,6 +1,6 @@
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { readChunks } from "../../src/apple/png.ts";
+import { readChunks, unfilterScanlines } from "../../src/apple/png.ts";
 import { InspectError } from "../../src/errors.ts";
 import { readIcoAsPng } from "../../src/formats/windows-icon.ts";
 
@@ -86,9 +86,10 @@ function pixels(png: Buffer, width: number): (x: number, y: number) => string {
         .map((c) => c.data),
     ),
   );
+  const rgba = unfilterScanlines(raw, width, raw.length / (1 + width * 4), 4);
   return (x, y) => {
-    const at = y * (1 + width * 4) + 1 + x * 4;
-    return raw.subarray(at, at + 4).toString("hex");
+    const at = (y * width + x) * 4;
+    return rgba.subarray(at, at + 4).toString("hex");
   };
 }
 
