@@ -177,6 +177,22 @@ describe("MSI database layer", () => {
     );
   });
 
+  it.each([
+    [1252, "e9", "\u00e9"],
+    [932, "93fa967b", "\u65e5\u672c"],
+    [0, "414243", "ABC"],
+    [65001, "c3a9", "\u00e9"],
+    [12345, "e9", "\u00e9"],
+  ])("decodes strings of codepage %i", (codepage, hex, text) => {
+    const data = Buffer.from(hex, "hex");
+    const pool = Buffer.alloc(8);
+    pool.writeUInt16LE(codepage & 0xffff, 0);
+    pool.writeUInt16LE(codepage >>> 16, 2);
+    pool.writeUInt16LE(data.length, 4);
+    pool.writeUInt16LE(1, 6);
+    expect(parseStringPool(pool, data).get(1)).toBe(text);
+  });
+
   it("reads the catalogs and tables of the fixture database", async () => {
     const database = await openMsiDatabase(await openCompoundFile(bufferSource(fixture("demo.msi"))));
     expect(database.tableNames).toContain("Property");
