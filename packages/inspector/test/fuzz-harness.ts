@@ -108,10 +108,13 @@ export interface FuzzCase {
   data: Buffer;
 }
 
-/** The case a seed stands for: fixture, name to inspect it under, and 1-3 mutations. */
+/**
+ * The case a seed stands for: the fixture (seed modulo the fixture count, so consecutive seeds
+ * cover every file), the name to inspect it under, and 1-3 mutations drawn from the seed.
+ */
 export function makeCase(fixtures: Fixture[], seed: number): FuzzCase {
   const random = createRandom(seed);
-  const fixture = fixtures[Math.floor(random() * fixtures.length)] as Fixture;
+  const fixture = fixtures[((seed % fixtures.length) + fixtures.length) % fixtures.length] as Fixture;
   const base = fixture.path.split("/").pop() ?? "x";
   // Files of other kinds (certificates, plists, PNGs) are fed to the build readers as hostile input.
   const fileName = detectType(base)
