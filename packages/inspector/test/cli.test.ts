@@ -47,7 +47,7 @@ describe("tarmac-inspect", () => {
     expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
   });
 
-  it("prints an MSI with the icon marked absent", async () => {
+  it("prints an MSI with its icon summarized", async () => {
     const result = await run(fixture("demo.msi"));
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({
@@ -58,7 +58,7 @@ describe("tarmac-inspect", () => {
       version: "1.2.3",
       build_number: "123",
       min_os_version: null,
-      icon: { present: false },
+      icon: { present: true, width: 48, height: 48, bytes: expect.any(Number) },
       signing: { schemes: [], signed: false, certificates: [] },
       manufacturer: "Tarmac Test Co",
       product_code: "{8F2C6B1E-3D4A-4E5B-9C7D-1A2B3C4D5E6F}",
@@ -80,8 +80,9 @@ describe("tarmac-inspect", () => {
   });
 
   it("notes a missing icon instead of writing a file", async () => {
-    const result = await run(fixture("demo.msi"), "--icon", join(scratch, "none.png"));
+    const result = await run(fixture("bare.msi"), "--icon", join(scratch, "none.png"));
     expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).icon).toEqual({ present: false });
     expect(result.stderr).toBe(`note: the build has no icon; ${join(scratch, "none.png")} was not written\n`);
   });
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { crc32 } from "node:zlib";
 import { InspectError } from "../src/errors.ts";
 import { inspect } from "../src/inspect.ts";
 import { detectType } from "../src/rules.ts";
@@ -68,8 +69,63 @@ function pickOffset(random: () => number, length: number): number {
   return Math.floor(random() * length);
 }
 
+interface StoredEntry {
+  name: string;
+  centralAt: number;
+  localAt: number;
+  dataAt: number;
+  size: number;
+}
+
+/** Stored entries of a well-formed zip, found through its end record and central directory. */
+function listStoredEntries(data: Buffer): StoredEntry[] {
+  const end = data.lastIndexOf(Buffer.from("504b0506", "hex"));
+  if (end < 0 || end + 22 > data.length) return [];
+  const entries: StoredEntry[] = [];
+  let at = data.readUInt32LE(end + 16);
+  for (let i = 0; i < data.readUInt16LE(end + 10) && at + 46 <= data.length; i++) {
+    if (data.readUInt32LE(at) !== 0x02014b50) break;
+    const nameLength = data.readUInt16LE(at + 28);
+    const localAt = data.readUInt32LE(at + 42);
+    const size = data.readUInt32LE(at + 20);
+    if (data.readUInt16LE(at + 10) === 0 && size > 0 && localAt + 30 <= data.length) {
+      const dataAt = localAt + 30 + data.readUInt16LE(localAt + 26) + data.readUInt16LE(localAt + 28);
+      const name = data.toString("latin1", at + 46, at + 46 + nameLength);
+      if (dataAt + size <= data.length) entries.push({ name, centralAt: at, localAt, dataAt, size });
+    }
+    at += 46 + nameLength + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
+  }
+  return entries;
+}
+
+/**
+ * Changes bytes inside one stored zip entry and fixes its CRC in both headers, so the damage
+ * reaches the manifest, plist or inner-package parsers instead of stopping at the CRC check.
+ */
+function mutateStoredEntry(data: Buffer, random: () => number): { data: Buffer; step: string } | null {
+  const entries = listStoredEntries(data);
+  const entry = entries[Math.floor(random() * entries.length)];
+  if (!entry) return null;
+  const copy = Buffer.from(data);
+  const content = copy.subarray(entry.dataAt, entry.dataAt + entry.size);
+  const edits = 1 + Math.floor(random() * 4);
+  for (let i = 0; i < edits; i++) {
+    const at = Math.floor(random() * content.length);
+    if (random() < 0.5 || at + 4 > content.length) content[at] = Math.floor(random() * 256);
+    else content.writeUInt32LE(hostileWords[Math.floor(random() * hostileWords.length)] as number, at);
+  }
+  const crc = crc32(content);
+  copy.writeUInt32LE(crc, entry.localAt + 14);
+  copy.writeUInt32LE(crc, entry.centralAt + 16);
+  return { data: copy, step: `entry ${entry.name} x${edits}` };
+}
+
 function mutateOnce(data: Buffer, random: () => number): { data: Buffer; step: string } {
-  const kind = Math.floor(random() * 4);
+  const kind = Math.floor(random() * 5);
+  if (kind === 4) {
+    const inside = mutateStoredEntry(data, random);
+    if (inside) return inside;
+  }
   if (kind === 0) {
     const at = Math.floor(random() * data.length);
     return { data: data.subarray(0, at), step: `truncate@${at}` };
@@ -108,10 +164,13 @@ export interface FuzzCase {
   data: Buffer;
 }
 
-/** The case a seed stands for: fixture, name to inspect it under, and 1-3 mutations. */
+/**
+ * The case a seed stands for: the fixture (seed modulo the fixture count, so consecutive seeds
+ * cover every file), the name to inspect it under, and 1-3 mutations drawn from the seed.
+ */
 export function makeCase(fixtures: Fixture[], seed: number): FuzzCase {
   const random = createRandom(seed);
-  const fixture = fixtures[Math.floor(random() * fixtures.length)] as Fixture;
+  const fixture = fixtures[((seed % fixtures.length) + fixtures.length) % fixtures.length] as Fixture;
   const base = fixture.path.split("/").pop() ?? "x";
   // Files of other kinds (certificates, plists, PNGs) are fed to the build readers as hostile input.
   const fileName = detectType(base)

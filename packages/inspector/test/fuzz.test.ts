@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { describeCase, loadFixtures, makeCase, runCase } from "./fuzz-harness.ts";
 
 const fixtures = loadFixtures();
-const cases = 400;
+// Whole rounds over the fixtures, so every file gets the same number of cases.
+const cases = Math.max(1, Math.ceil(400 / fixtures.length)) * fixtures.length;
 const firstSeed = 20_240_101;
 
 describe("fuzzing the inspector over every fixture", () => {
@@ -14,8 +15,10 @@ describe("fuzzing the inspector over every fixture", () => {
   it(`ends ${cases} mutated files in an InspectError or a BuildInfo within the time bound`, async () => {
     const failures: string[] = [];
     const kinds = { info: 0, "inspect-error": 0 };
+    const covered = new Set<string>();
     for (let seed = firstSeed; seed < firstSeed + cases; seed++) {
       const fuzzCase = makeCase(fixtures, seed);
+      covered.add(fuzzCase.fixture);
       const outcome = await runCase(fuzzCase);
       if (outcome.kind === "crash") failures.push(`${describeCase(fuzzCase)} threw ${String(outcome.error)}`);
       else if (outcome.kind === "timeout")
@@ -23,6 +26,7 @@ describe("fuzzing the inspector over every fixture", () => {
       else kinds[outcome.kind] += 1;
     }
     expect(failures).toEqual([]);
+    expect(covered.size).toBe(fixtures.length);
     // Both ends occur, so the mutations neither always break nor never touch the structure.
     expect(kinds.info).toBeGreaterThan(0);
     expect(kinds["inspect-error"]).toBeGreaterThan(0);

@@ -13,11 +13,21 @@ export interface MsiStringPool {
   get(id: number): string | null;
 }
 
-/** Codepage 0 means "neutral"; tools writing it store ASCII, which UTF-8 reads alike. */
+/** Windows codepages whose WHATWG encoding label is not "windows-<n>". */
+const codepageLabels: Record<number, string> = {
+  0: "utf-8", // "neutral": tools writing it store ASCII, which UTF-8 reads alike
+  65001: "utf-8",
+  932: "shift_jis",
+  936: "gbk",
+  949: "euc-kr",
+  950: "big5",
+  20127: "us-ascii",
+  28591: "iso-8859-1",
+};
+
 export function codepageDecoder(codepage: number): TextDecoder {
-  if (codepage === 65001 || codepage === 0) return new TextDecoder("utf-8");
   try {
-    return new TextDecoder(`windows-${codepage}`);
+    return new TextDecoder(codepageLabels[codepage] ?? `windows-${codepage}`);
   } catch {
     return new TextDecoder("latin1");
   }

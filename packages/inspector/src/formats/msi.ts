@@ -1,12 +1,14 @@
 import { readAuthenticode, unsignedWindows } from "../cfb/authenticode.ts";
 import { guardCorrupt } from "../cfb/guard.ts";
-import { type CompoundFile, openCompoundFile } from "../cfb/index.ts";
+import { type CfbEntry, type CompoundFile, openCompoundFile } from "../cfb/index.ts";
 import { openMsiDatabase } from "../cfb/msi-database.ts";
 import { readPropertySet } from "../cfb/property-set.ts";
 import { InspectError } from "../errors.ts";
+import { limits } from "../limits.ts";
 import { versionFromFileName } from "../rules.ts";
 import type { ByteSource } from "../source.ts";
-import type { BuildInfo, InspectOptions } from "../types.ts";
+import type { BuildInfo, Icon, InspectOptions } from "../types.ts";
+import { readIcoAsPng } from "./windows-icon.ts";
 
 const signatureStream = "\u0005DigitalSignature";
 const summaryStream = "\u0005SummaryInformation";
@@ -33,6 +35,27 @@ async function readArchitecture(
   if (typeof template !== "string") return null;
   const platform = template.split(";")[0]?.split(",")[0]?.trim().toLowerCase() ?? "";
   return platforms[platform] ?? (platform || null);
+}
+
+/**
+ * ARPPRODUCTICON names a row of the Icon table, whose data is the stream "Icon.<name>": an .ico
+ * (converted) or an .exe (not parsed). A broken icon leaves the icon out rather than rejecting
+ * an installer that is otherwise fine.
+ */
+async function readProductIcon(
+  file: CompoundFile,
+  streams: ReadonlyMap<string, CfbEntry>,
+  iconName: string | null,
+): Promise<Icon | null> {
+  const entry = iconName ? streams.get(`Icon.${iconName}`) : undefined;
+  if (!entry) return null;
+  const data = await file.read(entry, limits.maxIconBytes);
+  try {
+    return readIcoAsPng(data);
+  } catch (error) {
+    if (error instanceof InspectError || error instanceof RangeError) return null;
+    throw error;
+  }
 }
 
 /**
@@ -69,7 +92,7 @@ export async function inspectMsi(source: ByteSource, options: InspectOptions): P
       version,
       build_number: version ? version.replaceAll(".", "") : "0",
       min_os_version: null,
-      icon: null,
+      icon: await readProductIcon(file, database.streams, read("ARPPRODUCTICON")),
       signing: signatureEntry
         ? readAuthenticode(await file.read(signatureEntry, maxSignatureBytes))
         : { ...unsignedWindows },

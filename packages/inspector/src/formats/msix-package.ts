@@ -1,3 +1,4 @@
+import { readPngSize } from "../apple/png.ts";
 import { readAuthenticode, unsignedWindows } from "../cfb/authenticode.ts";
 import { InspectError } from "../errors.ts";
 import { limits } from "../limits.ts";
@@ -17,7 +18,6 @@ import type { ZipArchive, ZipEntry } from "../zip/index.ts";
 /** Manifests are a few KiB; this bound only stops a hostile entry from costing memory. */
 export const maxManifestBytes = 4 * 1024 * 1024;
 const maxLogoCandidates = 32;
-const pngSignature = Buffer.from("89504e470d0a1a0a", "hex");
 
 export interface PackageFields {
   bundle_id: string | null;
@@ -52,17 +52,6 @@ export async function readManifest(zip: ZipArchive, entry: ZipEntry, rootName: s
     throw new InspectError("missing_manifest", `${entry.name} has <${root.name}>, expected <${rootName}>`);
   }
   return root;
-}
-
-export function readPngSize(png: Buffer): { width: number; height: number } | null {
-  if (
-    png.length < 24 ||
-    !png.subarray(0, 8).equals(pngSignature) ||
-    png.toString("latin1", 12, 16) !== "IHDR"
-  ) {
-    return null;
-  }
-  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
 /**

@@ -235,6 +235,8 @@ class XmlParser {
       this.pos += 1;
       this.skipWhitespace();
       if (Object.hasOwn(element.attributes, name)) corrupt(`duplicate attribute ${name}`);
+      // Attributes count as nodes too, so one element with millions of them is bounded as well.
+      this.countNode();
       element.attributes[name] = this.readAttributeValue();
     }
   }

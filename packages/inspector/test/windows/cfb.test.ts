@@ -58,7 +58,7 @@ describe("openCompoundFile", () => {
     expect(cfb.header.majorVersion).toBe(3);
     expect(cfb.header.sectorSize).toBe(512);
     const names = cfb.members().map((entry) => entry.name);
-    expect(names).toHaveLength(20);
+    expect(names).toHaveLength(22);
     expect(names).toContain("\u0005DigitalSignature");
     const summary = cfb.find("\u0005SummaryInformation");
     expect(summary?.size).toBe(436);

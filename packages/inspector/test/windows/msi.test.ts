@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
+import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { readChunks, unfilterScanlines } from "../../src/apple/png.ts";
 import { openCompoundFile } from "../../src/cfb/index.ts";
 import { openMsiDatabase } from "../../src/cfb/msi-database.ts";
 import { decodeMsiStreamName } from "../../src/cfb/msi-names.ts";
@@ -12,6 +14,7 @@ import { buildCompoundFile } from "./cfb-builder.ts";
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/windows/${name}`, import.meta.url));
 
 // `msiinfo export demo.msi Property` (msitools 0.101) on the committed fixture:
+//   ARPPRODUCTICON	app.ico
 //   Manufacturer	Tarmac Test Co
 //   ProductLanguage	1033
 //   ProductCode	{8F2C6B1E-3D4A-4E5B-9C7D-1A2B3C4D5E6F}
@@ -26,7 +29,6 @@ const demo = {
   version: "1.2.3",
   build_number: "123",
   min_os_version: null,
-  icon: null,
   manufacturer: "Tarmac Test Co",
   product_code: "{8F2C6B1E-3D4A-4E5B-9C7D-1A2B3C4D5E6F}",
   upgrade_code: "{0D5E7F21-6A3B-4C8D-9E0F-112233445566}",
@@ -53,14 +55,43 @@ async function reasonOf(action: () => Promise<unknown>): Promise<string> {
   return "no error";
 }
 
+/** RGBA of one pixel of an 8-bit RGBA PNG. */
+function pixelAt(png: Buffer, width: number, x: number, y: number): string {
+  const idat = Buffer.concat(
+    readChunks(png)
+      .filter((chunk) => chunk.type === "IDAT")
+      .map((chunk) => chunk.data),
+  );
+  const raw = inflateSync(idat);
+  const rgba = unfilterScanlines(raw, width, raw.length / (1 + width * 4), 4);
+  const at = (y * width + x) * 4;
+  return rgba.subarray(at, at + 4).toString("hex");
+}
+
 describe("inspectMsi", () => {
   it("reads the Property table of an unsigned wixl MSI", async () => {
-    const info = await inspectMsi(bufferSource(fixture("demo.msi")), { fileName: "demo.msi" });
+    const { icon: _icon, ...info } = await inspectMsi(bufferSource(fixture("demo.msi")), {
+      fileName: "demo.msi",
+    });
     expect(info).toEqual({ ...demo, signing: { schemes: [], signed: false, certificates: [] } });
   });
 
+  it("converts the ARPPRODUCTICON .ico (largest image, a 1-bit bitmap) to PNG", async () => {
+    const { icon } = await inspectMsi(bufferSource(fixture("demo.msi")), { fileName: "demo.msi" });
+    expect(icon && { width: icon.width, height: icon.height }).toEqual({ width: 48, height: 48 });
+    const png = icon?.png ?? Buffer.alloc(0);
+    // fixtures/make-windows.sh paints the top half e0/30/30 and the bottom half 20/60/e0.
+    expect(pixelAt(png, 48, 0, 0)).toBe("e03030ff");
+    expect(pixelAt(png, 48, 47, 23)).toBe("e03030ff");
+    expect(pixelAt(png, 48, 0, 24)).toBe("2060e0ff");
+    expect(pixelAt(png, 48, 47, 47)).toBe("2060e0ff");
+  });
+
   it("reports the Authenticode certificate of an osslsigncode-signed MSI", async () => {
-    const info = await inspectMsi(bufferSource(fixture("demo-signed.msi")), { fileName: "demo-signed.msi" });
+    const { icon, ...info } = await inspectMsi(bufferSource(fixture("demo-signed.msi")), {
+      fileName: "demo-signed.msi",
+    });
+    expect(icon?.width).toBe(48);
     expect(info).toEqual({
       ...demo,
       signing: { schemes: ["authenticode"], signed: true, certificates: [signer] },
@@ -78,6 +109,7 @@ describe("inspectMsi", () => {
       upgrade_code: null,
       product_code: "{8F2C6B1E-3D4A-4E5B-9C7D-1A2B3C4D5E6F}",
       architecture: "x86",
+      icon: null,
       version_from_file_name: false,
     });
   });
@@ -145,6 +177,22 @@ describe("MSI database layer", () => {
     );
   });
 
+  it.each([
+    [1252, "e9", "\u00e9"],
+    [932, "93fa967b", "\u65e5\u672c"],
+    [0, "414243", "ABC"],
+    [65001, "c3a9", "\u00e9"],
+    [12345, "e9", "\u00e9"],
+  ])("decodes strings of codepage %i", (codepage, hex, text) => {
+    const data = Buffer.from(hex, "hex");
+    const pool = Buffer.alloc(8);
+    pool.writeUInt16LE(codepage & 0xffff, 0);
+    pool.writeUInt16LE(codepage >>> 16, 2);
+    pool.writeUInt16LE(data.length, 4);
+    pool.writeUInt16LE(1, 6);
+    expect(parseStringPool(pool, data).get(1)).toBe(text);
+  });
+
   it("reads the catalogs and tables of the fixture database", async () => {
     const database = await openMsiDatabase(await openCompoundFile(bufferSource(fixture("demo.msi"))));
     expect(database.tableNames).toContain("Property");
@@ -153,6 +201,10 @@ describe("MSI database layer", () => {
       { DiskId: 1, LastSequence: 1, DiskPrompt: null, Cabinet: "#demo.cab", VolumeLabel: null, Source: null },
     ]);
     expect(await database.readTable("NoSuchTable")).toBeNull();
-    expect([...database.streams.keys()].sort()).toEqual(["\u0005SummaryInformation", "demo.cab"]);
+    expect([...database.streams.keys()].sort()).toEqual([
+      "\u0005SummaryInformation",
+      "Icon.app.ico",
+      "demo.cab",
+    ]);
   });
 });

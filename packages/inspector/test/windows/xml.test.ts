@@ -111,6 +111,8 @@ describe("parseXml on hostile or malformed input", () => {
     expect(reasonOf(() => parseXml(`${"<a>".repeat(64)}${"</a>".repeat(64)}`))).toBe("no error");
     expect(reasonOf(() => parseXml(`<r>${"<b/>".repeat(50)}</r>`, { maxNodes: 50 }))).toBe("limit_exceeded");
     expect(reasonOf(() => parseXml(`<r>${"x".repeat(100)}</r>`, { maxBytes: 64 }))).toBe("limit_exceeded");
+    const attributes = Array.from({ length: 60 }, (_, i) => `a${i}="${i}"`).join(" ");
+    expect(reasonOf(() => parseXml(`<r ${attributes}/>`, { maxNodes: 50 }))).toBe("limit_exceeded");
     const unclosedDeep = "<a>".repeat(1_000_000);
     expect(reasonOf(() => parseXml(unclosedDeep))).toBe("limit_exceeded");
   });
