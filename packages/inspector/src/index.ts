@@ -1,6 +1,5 @@
 export { InspectError, type InspectReason } from "./errors.ts";
 export { inspect } from "./inspect.ts";
-export { bufferSource, type ByteSource, fileSource } from "./source.ts";
 export {
   acceptedExtensionList,
   acceptedExtensions,
@@ -10,4 +9,5 @@ export {
   tagName,
   versionFromFileName,
 } from "./rules.ts";
+export { type ByteSource, bufferSource, fileSource } from "./source.ts";
 export type * from "./types.ts";

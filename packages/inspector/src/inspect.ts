@@ -13,7 +13,11 @@ import { type ByteSource, fileSource } from "./source.ts";
 import type { BuildInfo, FileType, InspectOptions } from "./types.ts";
 
 /** Each format reader gets the source, the options and the detected file type. */
-export type FormatReader = (source: ByteSource, options: InspectOptions, fileType: FileType) => Promise<BuildInfo>;
+export type FormatReader = (
+  source: ByteSource,
+  options: InspectOptions,
+  fileType: FileType,
+) => Promise<BuildInfo>;
 
 function readerFor(fileType: FileType, appType: number): FormatReader {
   switch (fileType) {
@@ -43,7 +47,10 @@ function readerFor(fileType: FileType, appType: number): FormatReader {
 export async function inspect(source: ByteSource | string, options: InspectOptions): Promise<BuildInfo> {
   const detected = detectType(options.fileName, options.appTypeHint);
   if (!detected) {
-    throw new InspectError("unsupported_type", `Unsupported file type. Please upload the ${acceptedExtensionList()}`);
+    throw new InspectError(
+      "unsupported_type",
+      `Unsupported file type. Please upload the ${acceptedExtensionList()}`,
+    );
   }
   const reader = readerFor(detected.fileType, detected.appType);
   if (typeof source !== "string") return reader(source, options, detected.fileType);

@@ -36,7 +36,10 @@ export function extensionOf(fileName: string): string {
  * must be Windows or macOS; without one it is read as Windows (the first platform listing .zip).
  * Returns null for an extension the product does not accept.
  */
-export function detectType(fileName: string, appTypeHint?: AppType): { appType: AppType; fileType: FileType } | null {
+export function detectType(
+  fileName: string,
+  appTypeHint?: AppType,
+): { appType: AppType; fileType: FileType } | null {
   const ext = extensionOf(fileName);
   if (ext === "zip") return { appType: appTypeHint === 3 ? 3 : 2, fileType: "zip" };
   return fixedTypes[ext] ?? null;

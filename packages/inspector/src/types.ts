@@ -2,9 +2,19 @@
 export type AppType = 0 | 1 | 2 | 3;
 
 export type FileType =
-  | "apk" | "aab" | "ipa"
-  | "msix" | "msixbundle" | "msixupload" | "appx" | "appxbundle" | "appxupload" | "msi"
-  | "dmg" | "pkg" | "zip";
+  | "apk"
+  | "aab"
+  | "ipa"
+  | "msix"
+  | "msixbundle"
+  | "msixupload"
+  | "appx"
+  | "appxbundle"
+  | "appxupload"
+  | "msi"
+  | "dmg"
+  | "pkg"
+  | "zip";
 
 export interface InspectOptions {
   /** The uploaded file's name; decides the type by extension and feeds the Windows/macOS name rules. */
