@@ -1,2 +1,5 @@
+export * from "./accounts.ts";
 export * from "./mail.ts";
+export * from "./organizations.ts";
+export * from "./projects.ts";
 export * from "./users.ts";

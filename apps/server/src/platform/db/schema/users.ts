@@ -9,6 +9,12 @@ export const users = pgTable(
     firstName: text("first_name").notNull().default(""),
     lastName: text("last_name").notNull().default(""),
     isActive: boolean("is_active").notNull().default(false),
+    /** TOTP secret sealed with the instance key (SecretBox); null until 2FA setup starts. */
+    twoFactorSecret: text("two_factor_secret"),
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+    /** Last accepted TOTP time step, so a code cannot be replayed within its window. */
+    twoFactorLastStep: bigint("two_factor_last_step", { mode: "number" }),
+    welcomeClosed: boolean("welcome_closed").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("users_email_key").on(table.email)],

@@ -1,0 +1,101 @@
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { users } from "./users.ts";
+
+/** Plans (tariffs). Every limit uses 0 for "unlimited", as the spec does. */
+export const plans = pgTable("plans", {
+  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+  code: text("code").notNull().unique(),
+  title: text("title").notNull(),
+  priceCents: integer("price_cents").notNull().default(0),
+  currency: text("currency").notNull().default("usd"),
+  spaceLimitMb: bigint("space_limit_mb", { mode: "number" }).notNull().default(0),
+  buildLimit: integer("build_limit").notNull().default(0),
+  projectsLimit: integer("projects_limit").notNull().default(0),
+  userLimit: integer("user_limit").notNull().default(0),
+  isDefault: boolean("is_default").notNull().default(false),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    title: text("title").notNull(),
+    subdomain: text("subdomain").notNull(),
+    logoKey: text("logo_key"),
+    planId: bigint("plan_id", { mode: "number" })
+      .notNull()
+      .references(() => plans.id),
+    /** SDK clients embed this key in apps, so it is an identifier rather than a secret. */
+    sdkKey: text("sdk_key").notNull(),
+    // Usage counters move in the same transaction as the rows they count.
+    spaceUsedBytes: bigint("space_used_bytes", { mode: "number" }).notNull().default(0),
+    buildsCount: integer("builds_count").notNull().default(0),
+    projectsCount: integer("projects_count").notNull().default(0),
+    limitNotifiedAt: timestamp("limit_notified_at", { withTimezone: true }),
+    deletingAt: timestamp("deleting_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("organizations_subdomain_key").on(table.subdomain)],
+);
+
+/** A user's place in an organization. Roles: 1 owner, 2 admin, 3 mobile user, 4 team manager, 5 tester. */
+export const memberships = pgTable(
+  "memberships",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: smallint("role").notNull(),
+    invitedBy: bigint("invited_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("memberships_org_user_key").on(table.organizationId, table.userId),
+    index("memberships_user_idx").on(table.userId),
+  ],
+);
+
+export const teams = pgTable(
+  "teams",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("teams_org_idx").on(table.organizationId)],
+);
+
+export const teamMembers = pgTable(
+  "team_members",
+  {
+    teamId: bigint("team_id", { mode: "number" })
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.teamId, table.userId] }),
+    index("team_members_user_idx").on(table.userId),
+  ],
+);
