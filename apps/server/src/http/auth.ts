@@ -11,6 +11,8 @@ export interface Actor {
   /** How the token came: a header cannot be forged cross-site, a cookie can (hence XSRF). */
   via: "header" | "cookie";
   isInstanceAdmin: boolean;
+  /** False until the e-mail address is confirmed; such accounts may not act in organizations. */
+  isActive: boolean;
 }
 
 declare module "fastify" {
@@ -87,6 +89,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       tokenKind: resolved.kind,
       via: presented.via,
       isInstanceAdmin: admins.has(resolved.email.toLowerCase()),
+      isActive: resolved.isActive,
     };
   });
 
@@ -105,6 +108,19 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
 export function requireActor(request: FastifyRequest): Actor {
   if (!request.actor) throw AppError.unauthorized();
   return request.actor;
+}
+
+/** For every organization action: the account must be activated (see docs/decisions.md). */
+export function requireActiveActor(request: FastifyRequest): Actor {
+  const actor = requireActor(request);
+  if (!actor.isActive) {
+    throw new AppError(
+      "inactive_account",
+      403,
+      "Activate your account first: check your e-mail for the activation link.",
+    );
+  }
+  return actor;
 }
 
 export function requireInstanceAdmin(request: FastifyRequest): Actor {

@@ -14,7 +14,13 @@ export async function insertToken(
 /** A live token (not revoked, not expired) with its active user. */
 export async function findLiveToken(db: Database, tokenHash: string, now: Date) {
   const [row] = await db
-    .select({ tokenId: authTokens.id, kind: authTokens.kind, userId: users.id, email: users.email })
+    .select({
+      tokenId: authTokens.id,
+      kind: authTokens.kind,
+      userId: users.id,
+      email: users.email,
+      isActive: users.isActive,
+    })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.userId))
     .where(

@@ -15,6 +15,7 @@ export interface ResolvedToken {
   kind: "session" | "api_key";
   userId: number;
   email: string;
+  isActive: boolean;
 }
 
 export class AuthTokenService {
