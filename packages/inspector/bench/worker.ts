@@ -13,47 +13,12 @@ const runs = Number(runsArg ?? 5);
 const appTypeHint =
   appTypeArg === undefined || appTypeArg === "" ? undefined : (Number(appTypeArg) as 0 | 1 | 2 | 3);
 
-const readerModules: Record<string, [string, string]> = {
-  apk: ["apk.ts", "inspectApk"],
-  aab: ["aab.ts", "inspectAab"],
-  ipa: ["ipa.ts", "inspectIpa"],
-  msi: ["msi.ts", "inspectMsi"],
-  dmg: ["dmg.ts", "inspectDmg"],
-  pkg: ["pkg.ts", "inspectPkg"],
-};
-
 async function loadTarmac(): Promise<Runner | string> {
   const { detectType } = await import("../src/rules.ts");
-  const detected = detectType(file as string, appTypeHint);
-  if (!detected) return "not an accepted extension";
+  if (!detectType(file as string, appTypeHint)) return "not an accepted extension";
+  const { inspect } = await import("../src/inspect.ts");
   const options = { fileName: file as string, appTypeHint };
-  try {
-    const { inspect } = await import("../src/inspect.ts");
-    return () => inspect(file as string, options);
-  } catch {
-    // The dispatcher needs every reader; without some of them, call this format's reader directly.
-  }
-  const { fileSource } = await import("../src/source.ts");
-  const [moduleFile, exportName] =
-    detected.fileType === "zip"
-      ? detected.appType === 3
-        ? ["macos-zip.ts", "inspectMacZip"]
-        : ["windows-zip.ts", "inspectWindowsZip"]
-      : (readerModules[detected.fileType] ?? ["msix.ts", "inspectMsix"]);
-  let reader: (s: unknown, o: unknown, t: string) => Promise<unknown>;
-  try {
-    reader = (await import(`../src/formats/${moduleFile}`))[exportName];
-  } catch {
-    return `reader src/formats/${moduleFile} missing`;
-  }
-  return async () => {
-    const source = await fileSource(file as string);
-    try {
-      return await reader(source, options, detected.fileType);
-    } finally {
-      await source.close?.();
-    }
-  };
+  return () => inspect(file as string, options);
 }
 
 async function loadAppInfoParser(): Promise<Runner | string> {

@@ -61,9 +61,10 @@ export function resolveIconEntries(zip: ZipArchive, bundleDir: string, patterns:
   if (patterns.length === 0) return [];
   const found: ZipEntry[] = [];
   for (const entry of zip.entries) {
+    // Checked in place: slicing every name of a large bundle would allocate thousands of strings.
     if (entry.isDirectory || !entry.name.startsWith(bundleDir)) continue;
+    if (entry.name.includes("/", bundleDir.length)) continue;
     const rest = entry.name.slice(bundleDir.length);
-    if (rest.includes("/")) continue;
     if (patterns.some((pattern) => pattern.test(rest))) found.push(entry);
     if (found.length >= maxCandidates) break;
   }

@@ -41,9 +41,11 @@ async function readExtensions(
   bundleDir: string,
 ): Promise<NonNullable<BuildInfo["extensions"]>> {
   const pattern = /^PlugIns\/([^/]+\.appex)\/Info\.plist$/;
+  const plugIns = `${bundleDir}PlugIns/`;
   const out: NonNullable<BuildInfo["extensions"]> = [];
   for (const entry of zip.entries) {
-    if (!entry.name.startsWith(bundleDir) || !pattern.test(entry.name.slice(bundleDir.length))) continue;
+    // The prefix test first: it rules out the bulk of a large bundle without slicing names.
+    if (!entry.name.startsWith(plugIns) || !pattern.test(entry.name.slice(bundleDir.length))) continue;
     if (out.length >= maxExtensions) throw new InspectError("limit_exceeded", "too many app extensions");
     const info = await readPlistEntry(zip, entry);
     const fields = readBundleFields(info);

@@ -2,7 +2,7 @@ import { InspectError } from "../errors.ts";
 import { limits } from "../limits.ts";
 import type { ByteSource } from "../source.ts";
 import type { EndRecord } from "./end-record.ts";
-import { normalizeEntryName } from "./entry-name.ts";
+import { isNormalAsciiName, normalizeEntryName } from "./entry-name.ts";
 import type { ZipEntry } from "./types.ts";
 
 const headerSignature = 0x02014b50;
@@ -71,29 +71,33 @@ export async function readCentralDirectory(source: ByteSource, end: EndRecord): 
   const cd =
     end.centralDirectory ?? (await source.read(end.centralDirectoryOffset, end.centralDirectorySize));
   const entries: ZipEntry[] = [];
+  // Directories list thousands of entries; fields are read with plain byte arithmetic and names
+  // are sliced straight out of the directory buffer (no per-entry Buffer view) on this hot path.
+  const u16 = (p: number) => (cd[p] as number) | ((cd[p + 1] as number) << 8);
+  const u32 = (p: number) => u16(p) + u16(p + 2) * 0x10000;
   let at = 0;
   for (let i = 0; i < end.entryCount; i++) {
     if (at + headerSize > cd.length) corrupt("central directory truncated");
-    if (cd.readUInt32LE(at) !== headerSignature) corrupt(`bad central directory header at entry ${i}`);
-    const flags = cd.readUInt16LE(at + 8);
-    const method = cd.readUInt16LE(at + 10);
-    const crc32 = cd.readUInt32LE(at + 16);
-    let compressedSize = cd.readUInt32LE(at + 20);
-    let uncompressedSize = cd.readUInt32LE(at + 24);
-    const nameLength = cd.readUInt16LE(at + 28);
-    const extraLength = cd.readUInt16LE(at + 30);
-    const commentLength = cd.readUInt16LE(at + 32);
-    let localHeaderOffset = cd.readUInt32LE(at + 42);
+    if (u32(at) !== headerSignature) corrupt(`bad central directory header at entry ${i}`);
+    const flags = u16(at + 8);
+    const method = u16(at + 10);
+    const crc32 = u32(at + 16);
+    let compressedSize = u32(at + 20);
+    let uncompressedSize = u32(at + 24);
+    const nameLength = u16(at + 28);
+    const extraLength = u16(at + 30);
+    const commentLength = u16(at + 32);
+    let localHeaderOffset = u32(at + 42);
     const nameStart = at + headerSize;
     const extraStart = nameStart + nameLength;
     const next = extraStart + extraLength + commentLength;
     if (next > cd.length) corrupt("central directory entry runs past the directory");
-    const needs = {
-      uncompressed: uncompressedSize === max32,
-      compressed: compressedSize === max32,
-      offset: localHeaderOffset === max32,
-    };
-    if (needs.uncompressed || needs.compressed || needs.offset) {
+    if (uncompressedSize === max32 || compressedSize === max32 || localHeaderOffset === max32) {
+      const needs = {
+        uncompressed: uncompressedSize === max32,
+        compressed: compressedSize === max32,
+        offset: localHeaderOffset === max32,
+      };
       const wide = readZip64Extra(cd.subarray(extraStart, extraStart + extraLength), needs);
       uncompressedSize = wide.uncompressed ?? uncompressedSize;
       compressedSize = wide.compressed ?? compressedSize;
@@ -102,8 +106,9 @@ export async function readCentralDirectory(source: ByteSource, end: EndRecord): 
     if (localHeaderOffset + localHeaderSize + compressedSize > end.centralDirectoryOffset) {
       corrupt(`entry ${i} data lies outside the archive body`);
     }
-    const rawName = cd.subarray(nameStart, extraStart);
-    const name = normalizeEntryName(rawName);
+    const name = isNormalAsciiName(cd, nameStart, extraStart)
+      ? cd.toString("latin1", nameStart, extraStart)
+      : normalizeEntryName(cd.subarray(nameStart, extraStart));
     at = next;
     if (name === null) continue;
     entries.push({
