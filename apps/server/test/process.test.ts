@@ -2,7 +2,13 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort, issueAdminToken, startServer, waitForHealth } from "./helpers/server-process.ts";
+import {
+  freePort,
+  issueAdminToken,
+  startServer,
+  waitForHealth,
+  waitForOutput,
+} from "./helpers/server-process.ts";
 
 const baseEnv = () => ({
   DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tarmac-proc-")),
@@ -69,9 +75,14 @@ describe("the server process", () => {
     const databaseUrl = process.env.TEST_DATABASE_URL;
     if (!databaseUrl) {
       // Scale-out needs a database several processes can share; the embedded one is single-process.
-      const worker = startServer({ ...baseEnv(), ROLES: "worker", PORT: String(await freePort()) });
-      await new Promise((resolve) => setTimeout(resolve, 6000));
-      expect(worker.child.exitCode).toBeNull();
+      const worker = startServer({
+        ...baseEnv(),
+        ROLES: "worker",
+        PORT: String(await freePort()),
+        LOG_LEVEL: "info",
+      });
+      await waitForOutput(worker, "tarmac started");
+      expect(worker.output()).toContain('"roles":["worker"]');
       await expect(fetch(`${worker.url}/api/health/`)).rejects.toThrow();
       worker.child.kill("SIGTERM");
       expect((await worker.exited).code).toBe(0);

@@ -59,6 +59,16 @@ export async function waitForHealth(server: ServerProcess, timeoutMs = 60_000): 
   throw new Error(`server did not become healthy:\n${server.output()}`);
 }
 
+/** Waits for a log line; for processes that serve no HTTP (ROLES=worker). */
+export async function waitForOutput(server: ServerProcess, text: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!server.output().includes(text)) {
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`no "${text}" in time:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The bootstrap command of the README, run while no server holds the data directory. */
 export function issueAdminToken(env: Record<string, string>, email: string): string {
   const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/issue-admin-token.ts", email], {

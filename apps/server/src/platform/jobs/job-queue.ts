@@ -68,8 +68,13 @@ export class JobQueue {
   async start(): Promise<void> {
     if (this.started) return;
     await this.boss.start();
+    const existing = new Set((await this.boss.getQueues()).map((queue) => queue.name));
     for (const definition of this.definitions.values()) {
-      await this.boss.createQueue(definition.name, {
+      // Updating an existing queue keeps retry settings in step with the code after a deploy.
+      const save = existing.has(definition.name)
+        ? this.boss.updateQueue.bind(this.boss)
+        : this.boss.createQueue.bind(this.boss);
+      await save(definition.name, {
         name: definition.name,
         retryLimit: definition.retry.limit,
         retryDelay: definition.retry.delaySeconds,
