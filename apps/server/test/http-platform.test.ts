@@ -24,6 +24,9 @@ beforeAll(async () => {
       }),
     );
     app.get("/api/test/whoami/", async (request) => ({ actor: request.actor?.userId ?? null }));
+    app.get("/api/test/limited/", { config: { rateLimit: { max: 2, timeWindow: 60_000 } } }, async () => ({
+      ok: true,
+    }));
   });
 }, 60_000);
 
@@ -42,6 +45,39 @@ describe("health", () => {
       status: "ok",
       checks: { database: { ok: true }, storage: { ok: true } },
     });
+  });
+});
+
+describe("readiness when storage fails", () => {
+  it("answers 503 and names the failing check", async () => {
+    const broken = await createTestApp({ STORAGE_LOCAL_DIR: "/dev/null/storage" });
+    try {
+      const response = await broken.app.inject("/api/health/ready/");
+      expect(response.statusCode).toBe(503);
+      const body = response.json();
+      expect(body.status).toBe("unavailable");
+      expect(body.checks.database).toEqual({ ok: true });
+      expect(body.checks.storage.ok).toBe(false);
+      expect(body.checks.storage.error).toMatch(/ENOTDIR|EEXIST|ENOENT/);
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
+describe("rate limits", () => {
+  it("throttles a route that opts in, with a JSON 429 and Retry-After", async () => {
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof t.app.inject>> | undefined;
+    for (let i = 0; i < 3; i++) {
+      last = await t.app.inject({ url: "/api/test/limited/", remoteAddress: "10.9.8.7" });
+      statuses.push(last.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(last?.headers["retry-after"]).toBeDefined();
+    expect(last?.json().detail).toMatch(/rate limit/i);
+    const other = await t.app.inject({ url: "/api/test/limited/", remoteAddress: "10.9.8.8" });
+    expect(other.statusCode).toBe(200);
   });
 });
 
