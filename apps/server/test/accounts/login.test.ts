@@ -31,7 +31,7 @@ describe("login", () => {
     const { token } = response.json();
     const cookie = response.cookies.find((c) => c.name === "tarmac_token");
     expect(cookie?.value).toBe(token);
-    const lifetime = (cookie?.expires as Date).getTime() - Date.now();
+    const lifetime = new Date(cookie?.expires ?? 0).getTime() - Date.now();
     expect(Math.round(lifetime / 86_400_000)).toBe(14);
     const out = await t.app.inject({
       method: "POST",
