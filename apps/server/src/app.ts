@@ -22,6 +22,8 @@ import { createMailJobs } from "./modules/mail/mail.jobs.ts";
 import { registerMailTestRoute } from "./modules/outbox/mail-test.routes.ts";
 import { registerOutboxRoutes } from "./modules/outbox/outbox.routes.ts";
 import { OutboxService } from "./modules/outbox/outbox.service.ts";
+import { registerProfileRoutes } from "./modules/profile/profile.routes.ts";
+import { ProfileService } from "./modules/profile/profile.service.ts";
 import { registerTwoFactorRoutes } from "./modules/two-factor/two-factor.routes.ts";
 import { TwoFactorService } from "./modules/two-factor/two-factor.service.ts";
 import { defaultWebDistDir, registerWebHost } from "./modules/web-host/web-host.routes.ts";
@@ -35,6 +37,7 @@ export interface AppServices {
   login: LoginService;
   passwords: PasswordService;
   twoFactor: TwoFactorService;
+  profiles: ProfileService;
   // --- end accounts ---
 }
 
@@ -59,6 +62,7 @@ export function createServices(platform: Platform): AppServices {
     twoFactor,
     login: new LoginService(accountDeps, twoFactor),
     passwords: new PasswordService(accountDeps),
+    profiles: new ProfileService(platform.database.db, platform.config.PUBLIC_URL),
   };
   // --- end accounts ---
 
@@ -134,6 +138,7 @@ export async function buildApp(
     auth: authOptions,
   });
   registerTwoFactorRoutes(app, { twoFactor: services.twoFactor });
+  registerProfileRoutes(app, { profiles: services.profiles });
   // --- end accounts ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });

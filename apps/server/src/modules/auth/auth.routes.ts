@@ -26,6 +26,7 @@ import { AppError } from "../../http/errors.ts";
 import type { AccountService } from "./account.service.ts";
 import type { LoginService } from "./login.service.ts";
 import { type PasswordService, resetRequestedMessage } from "./password.service.ts";
+import { assertSignedIn } from "./signed-in.ts";
 import { ThrottleError } from "./throttle.ts";
 
 export interface AuthRouteDeps {
@@ -158,6 +159,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
   });
 
   r.post("/api/user/password/change/", {
+    preValidation: assertSignedIn,
     schema: {
       tags,
       summary: "Change the password",
@@ -190,6 +192,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
   });
 
   r.post("/api/user/invite/", {
+    preValidation: assertSignedIn,
     schema: {
       tags,
       summary: "Invite someone to Tarmac",

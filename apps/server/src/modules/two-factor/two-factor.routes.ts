@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActor } from "../../http/auth.ts";
+import { assertSignedIn } from "../auth/signed-in.ts";
 import type { TwoFactorService } from "./two-factor.service.ts";
 
 const tags = ["two-factor"];
@@ -25,6 +26,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
   });
 
   r.post("/api/user/check-2fa-token/", {
+    preValidation: assertSignedIn,
     schema: {
       tags,
       summary: "Enable 2FA with a code from the pending secret",
@@ -45,6 +47,7 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
   });
 
   r.post("/api/user/disable-2fa/", {
+    preValidation: assertSignedIn,
     schema: {
       tags,
       summary: "Disable 2FA with a code or the password",
