@@ -16,6 +16,10 @@ import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
 import { LoginService } from "./modules/auth/login.service.ts";
 import { PasswordService } from "./modules/auth/password.service.ts";
 import { registerFileRoutes } from "./modules/files/files.routes.ts";
+import { createGdprJobs, scheduleGdprCleanup } from "./modules/gdpr/gdpr.jobs.ts";
+import { registerGdprRoutes } from "./modules/gdpr/gdpr.routes.ts";
+import { GdprService } from "./modules/gdpr/gdpr.service.ts";
+import { GdprExportWorker } from "./modules/gdpr/gdpr-export.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import { HealthService } from "./modules/health/health.service.ts";
 import { createMailJobs } from "./modules/mail/mail.jobs.ts";
@@ -38,6 +42,8 @@ export interface AppServices {
   passwords: PasswordService;
   twoFactor: TwoFactorService;
   profiles: ProfileService;
+  gdpr: GdprService;
+  gdprJobs: ReturnType<typeof createGdprJobs>;
   // --- end accounts ---
 }
 
@@ -57,12 +63,24 @@ export function createServices(platform: Platform): AppServices {
   };
   const accounts = new AccountService(accountDeps);
   const twoFactor = new TwoFactorService(platform.database.db, platform.config.SECRET_KEY);
+  const gdprJobs = createGdprJobs(
+    new GdprExportWorker({ db: platform.database.db, storage: platform.storage }),
+  );
+  platform.jobs.register(Object.values(gdprJobs));
+  const gdpr = new GdprService({
+    db: platform.database.db,
+    jobs: platform.jobs,
+    gdprJobs,
+    storage: platform.storage,
+  });
   const accountServices = {
     accounts,
     twoFactor,
     login: new LoginService(accountDeps, twoFactor),
     passwords: new PasswordService(accountDeps),
-    profiles: new ProfileService(platform.database.db, platform.config.PUBLIC_URL),
+    profiles: new ProfileService(platform.database.db, platform.config.PUBLIC_URL, gdpr),
+    gdpr,
+    gdprJobs,
   };
   // --- end accounts ---
 
@@ -139,6 +157,9 @@ export async function buildApp(
   });
   registerTwoFactorRoutes(app, { twoFactor: services.twoFactor });
   registerProfileRoutes(app, { profiles: services.profiles });
+  registerGdprRoutes(app, { gdpr: services.gdpr });
+  // The queue is started before the app is built; pg-boss stores the schedule for every worker.
+  await scheduleGdprCleanup(platform.jobs, services.gdprJobs);
   // --- end accounts ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });

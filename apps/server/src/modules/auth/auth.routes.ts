@@ -26,8 +26,8 @@ import { AppError } from "../../http/errors.ts";
 import type { AccountService } from "./account.service.ts";
 import type { LoginService } from "./login.service.ts";
 import { type PasswordService, resetRequestedMessage } from "./password.service.ts";
+import { withRetryAfter } from "./retry-after.ts";
 import { assertSignedIn } from "./signed-in.ts";
-import { ThrottleError } from "./throttle.ts";
 
 export interface AuthRouteDeps {
   accounts: AccountService;
@@ -37,16 +37,6 @@ export interface AuthRouteDeps {
 }
 
 const tags = ["auth"];
-
-/** Runs `work`; a throttle refusal carries its delay into Retry-After before the error handler answers. */
-async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ThrottleError) reply.header("retry-after", String(error.retryAfterSeconds));
-    throw error;
-  }
-}
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();

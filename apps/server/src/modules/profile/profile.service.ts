@@ -29,10 +29,16 @@ function toMb(bytes: number): number {
   return Math.round((bytes / bytesPerMb) * 100) / 100;
 }
 
+/** What else must go when an account closes; queued in the closing transaction. */
+export interface AccountClosingHooks {
+  queueUserFilesDeletion(tx: Database, userId: number): Promise<void>;
+}
+
 export class ProfileService {
   constructor(
     private readonly db: Database,
     private readonly publicUrl: string,
+    private readonly closing: AccountClosingHooks,
   ) {}
 
   private async getUser(userId: number): Promise<UserRow> {
@@ -104,7 +110,8 @@ export class ProfileService {
 
   /**
    * Closes the account. Refused while the user owns an organization others still use; the
-   * organizations they own alone are marked for deletion, whose job removes their contents.
+   * organizations they own alone are marked for deletion, whose job removes their contents,
+   * and a job removes the user's data export files.
    */
   async deleteAccount(userId: number, password: string): Promise<void> {
     const user = await this.getUser(userId);
@@ -119,6 +126,7 @@ export class ProfileService {
       }
       await markOrganizationsDeleting(tx, await listSoleOwnedOrganizationIds(tx, userId), new Date());
       await deleteUser(tx, userId);
+      await this.closing.queueUserFilesDeletion(tx, userId);
     });
   }
 }
