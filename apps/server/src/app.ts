@@ -10,30 +10,81 @@ import { type AuthOptions, registerAuth } from "./http/auth.ts";
 import { handleError } from "./http/errors.ts";
 import { requestIdOptions } from "./http/logging.ts";
 import { contentSecurityPolicy } from "./http/security-headers.ts";
+import { AccountService } from "./modules/auth/account.service.ts";
+import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
+import { LoginService } from "./modules/auth/login.service.ts";
+import { PasswordService } from "./modules/auth/password.service.ts";
 import { registerFileRoutes } from "./modules/files/files.routes.ts";
+import { createGdprJobs, scheduleGdprCleanup } from "./modules/gdpr/gdpr.jobs.ts";
+import { registerGdprRoutes } from "./modules/gdpr/gdpr.routes.ts";
+import { GdprService } from "./modules/gdpr/gdpr.service.ts";
+import { GdprExportWorker } from "./modules/gdpr/gdpr-export.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import { HealthService } from "./modules/health/health.service.ts";
 import { createMailJobs } from "./modules/mail/mail.jobs.ts";
 import { registerMailTestRoute } from "./modules/outbox/mail-test.routes.ts";
 import { registerOutboxRoutes } from "./modules/outbox/outbox.routes.ts";
 import { OutboxService } from "./modules/outbox/outbox.service.ts";
+import { registerProfileRoutes } from "./modules/profile/profile.routes.ts";
+import { ProfileService } from "./modules/profile/profile.service.ts";
+import { registerTwoFactorRoutes } from "./modules/two-factor/two-factor.routes.ts";
+import { TwoFactorService } from "./modules/two-factor/two-factor.service.ts";
 import { defaultWebDistDir, registerWebHost } from "./modules/web-host/web-host.routes.ts";
 import type { Platform } from "./platform/platform.ts";
 
 export interface AppServices {
   tokens: AuthTokenService;
   mailJobs: ReturnType<typeof createMailJobs>;
+  // --- accounts ---
+  accounts: AccountService;
+  login: LoginService;
+  passwords: PasswordService;
+  twoFactor: TwoFactorService;
+  profiles: ProfileService;
+  gdpr: GdprService;
+  gdprJobs: ReturnType<typeof createGdprJobs>;
+  // --- end accounts ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
 export function createServices(platform: Platform): AppServices {
-  const services: AppServices = {
-    tokens: new AuthTokenService(platform.database.db),
-    mailJobs: createMailJobs(platform.mailer),
+  const tokens = new AuthTokenService(platform.database.db);
+  const mailJobs = createMailJobs(platform.mailer);
+  platform.jobs.register(Object.values(mailJobs));
+
+  // --- accounts ---
+  const accountDeps = {
+    db: platform.database.db,
+    jobs: platform.jobs,
+    mailJobs,
+    tokens,
+    publicUrl: platform.config.PUBLIC_URL,
   };
-  platform.jobs.register(Object.values(services.mailJobs));
-  return services;
+  const accounts = new AccountService(accountDeps);
+  const twoFactor = new TwoFactorService(platform.database.db, platform.config.SECRET_KEY);
+  const gdprJobs = createGdprJobs(
+    new GdprExportWorker({ db: platform.database.db, storage: platform.storage }),
+  );
+  platform.jobs.register(Object.values(gdprJobs));
+  const gdpr = new GdprService({
+    db: platform.database.db,
+    jobs: platform.jobs,
+    gdprJobs,
+    storage: platform.storage,
+  });
+  const accountServices = {
+    accounts,
+    twoFactor,
+    login: new LoginService(accountDeps, twoFactor),
+    passwords: new PasswordService(accountDeps),
+    profiles: new ProfileService(platform.database.db, platform.config.PUBLIC_URL, gdpr),
+    gdpr,
+    gdprJobs,
+  };
+  // --- end accounts ---
+
+  return { tokens, mailJobs, ...accountServices };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -96,6 +147,20 @@ export async function buildApp(
     adminEmails: config.ADMIN_EMAILS,
   };
   registerAuth(app, authOptions);
+
+  // --- accounts ---
+  registerAuthRoutes(app, {
+    accounts: services.accounts,
+    login: services.login,
+    passwords: services.passwords,
+    auth: authOptions,
+  });
+  registerTwoFactorRoutes(app, { twoFactor: services.twoFactor });
+  registerProfileRoutes(app, { profiles: services.profiles });
+  registerGdprRoutes(app, { gdpr: services.gdpr });
+  // The queue is started before the app is built; pg-boss stores the schedule for every worker.
+  await scheduleGdprCleanup(platform.jobs, services.gdprJobs);
+  // --- end accounts ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

@@ -1,0 +1,69 @@
+import {
+  profile,
+  profileDeleteInput,
+  profileParams,
+  profileQuery,
+  profileUpdateInput,
+} from "@tarmac/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireActor } from "../../http/auth.ts";
+import { assertSignedIn } from "../auth/signed-in.ts";
+import type { ProfileService } from "./profile.service.ts";
+
+const tags = ["profile"];
+
+export function registerProfileRoutes(app: FastifyInstance, deps: { profiles: ProfileService }): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get("/api/profiles/", {
+    schema: {
+      tags,
+      summary: "The signed-in user's profile (a one-item list)",
+      querystring: profileQuery,
+      response: { 200: z.array(profile) },
+    },
+    handler: async (request) => {
+      const { close_welcome, org, subdomain, s, full } = request.query;
+      const item = await deps.profiles.getProfile(requireActor(request).userId, {
+        closeWelcome: close_welcome === "1" || close_welcome === "true",
+        orgId: org,
+        subdomain,
+        search: s,
+        full: full === "1" || full === "true",
+      });
+      return [item];
+    },
+  });
+
+  r.put("/api/profiles/:user_id/", {
+    preValidation: assertSignedIn,
+    schema: {
+      tags,
+      summary: "Change one's own name",
+      params: profileParams,
+      body: profileUpdateInput,
+      response: { 200: profile },
+    },
+    handler: async (request) =>
+      deps.profiles.updateName(requireActor(request).userId, request.params.user_id, {
+        firstName: request.body.first_name,
+        lastName: request.body.last_name,
+      }),
+  });
+
+  r.delete("/api/profiles/:user_id/", {
+    preValidation: assertSignedIn,
+    schema: {
+      tags,
+      summary: "Close one's own account (the id is ignored; the spec sends 0)",
+      params: profileParams,
+      body: profileDeleteInput,
+    },
+    handler: async (request, reply) => {
+      await deps.profiles.deleteAccount(requireActor(request).userId, request.body.password);
+      return reply.status(204).send();
+    },
+  });
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+export const planSummary = z.object({ id: z.number().int(), code: z.string(), title: z.string() });
+
+export const profileOrgData = z.object({
+  org_id: z.number().int(),
+  title: z.string(),
+  subdomain: z.string(),
+  logo: z.string().nullable(),
+  role: z.number().int(),
+  space_used: z.number(),
+  space_limit: z.number(),
+  builds_count: z.number().int(),
+  build_limit: z.number().int(),
+  projects_count: z.number().int(),
+  projects_limit: z.number().int(),
+  users_count: z.number().int(),
+  user_limit: z.number().int(),
+  plan: planSummary.optional(),
+});
+export type ProfileOrgData = z.infer<typeof profileOrgData>;
+
+export const profile = z.object({
+  user_id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  is_active: z.boolean(),
+  two_factor_enabled: z.boolean(),
+  welcome_closed: z.boolean(),
+  date_joined: z.string(),
+  org_data: z.array(profileOrgData),
+});
+export type Profile = z.infer<typeof profile>;
+
+export const profileQuery = z.object({
+  close_welcome: z.string().optional(),
+  org: z.coerce.number().int().optional(),
+  subdomain: z.string().max(63).optional(),
+  s: z.string().max(200).optional(),
+  full: z.string().optional(),
+  ms: z.string().optional(),
+});
+
+export const profileParams = z.object({ user_id: z.coerce.number().int().min(0) });
+export const profileUpdateInput = z.object({
+  first_name: z.string().trim().max(150),
+  last_name: z.string().trim().max(150),
+});
+export const profileDeleteInput = z.object({ password: z.string().min(1).max(1024) });
