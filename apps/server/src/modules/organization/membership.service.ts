@@ -1,0 +1,34 @@
+/**
+ * The tenant boundary: every organization-scoped endpoint asks this service for the caller's
+ * membership first. No membership (or an organization being deleted) reads as "not found",
+ * so another organization's objects never reveal that they exist.
+ */
+import { AppError } from "../../http/errors.ts";
+import type { Database } from "../../platform/db/client.ts";
+import { findLiveMembership, listLiveMemberships } from "./membership.repo.ts";
+
+export interface MemberContext {
+  membershipId: number;
+  organizationId: number;
+  userId: number;
+  role: number;
+}
+
+export class MembershipService {
+  constructor(private readonly db: Database) {}
+
+  async findMembership(userId: number, organizationId: number, db = this.db): Promise<MemberContext | null> {
+    return findLiveMembership(db, userId, organizationId);
+  }
+
+  /** The caller's membership in the organization; 404 when there is none. */
+  async getMembership(userId: number, organizationId: number, db = this.db): Promise<MemberContext> {
+    const found = await findLiveMembership(db, userId, organizationId);
+    if (!found) throw AppError.notFound();
+    return found;
+  }
+
+  async listMemberships(userId: number): Promise<MemberContext[]> {
+    return listLiveMemberships(this.db, userId);
+  }
+}
