@@ -10,6 +10,7 @@ import { type AuthOptions, registerAuth } from "./http/auth.ts";
 import { handleError } from "./http/errors.ts";
 import { requestIdOptions } from "./http/logging.ts";
 import { contentSecurityPolicy } from "./http/security-headers.ts";
+import { AccountService } from "./modules/auth/account.service.ts";
 import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
 import { registerFileRoutes } from "./modules/files/files.routes.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
@@ -24,16 +25,29 @@ import type { Platform } from "./platform/platform.ts";
 export interface AppServices {
   tokens: AuthTokenService;
   mailJobs: ReturnType<typeof createMailJobs>;
+  // --- accounts ---
+  accounts: AccountService;
+  // --- end accounts ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
 export function createServices(platform: Platform): AppServices {
-  const services: AppServices = {
-    tokens: new AuthTokenService(platform.database.db),
-    mailJobs: createMailJobs(platform.mailer),
+  const tokens = new AuthTokenService(platform.database.db);
+  const mailJobs = createMailJobs(platform.mailer);
+  platform.jobs.register(Object.values(mailJobs));
+
+  // --- accounts ---
+  const accountDeps = {
+    db: platform.database.db,
+    jobs: platform.jobs,
+    mailJobs,
+    tokens,
+    publicUrl: platform.config.PUBLIC_URL,
   };
-  platform.jobs.register(Object.values(services.mailJobs));
-  return services;
+  const accounts = new AccountService(accountDeps);
+  // --- end accounts ---
+
+  return { tokens, mailJobs, accounts };
 }
 
 /** The ONE place where modules are wired to HTTP. */

@@ -1,0 +1,84 @@
+/** The account e-mails, in English, as plain text plus simple HTML. Links point at the web app. */
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}
+
+function compose(subject: string, paragraphs: string[], link?: { url: string; label: string }): MailContent {
+  const textParts = [...paragraphs];
+  const htmlParts = paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`);
+  if (link) {
+    textParts.splice(1, 0, `${link.label}: ${link.url}`);
+    htmlParts.splice(1, 0, `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`);
+  }
+  return {
+    subject,
+    text: `${textParts.join("\n\n")}\n\n— Tarmac\n`,
+    html: `<!doctype html><html><body>${htmlParts.join("")}<p>— Tarmac</p></body></html>`,
+  };
+}
+
+export function activationMail(publicUrl: string, code: string): MailContent {
+  return compose(
+    "Activate your Tarmac account",
+    [
+      "Welcome to Tarmac. Please confirm your e-mail address to activate your account.",
+      "The link is valid for 7 days. If you did not sign up, ignore this message.",
+    ],
+    { url: `${publicUrl}/activate/${encodeURIComponent(code)}`, label: "Activate your account" },
+  );
+}
+
+export function invitationMail(
+  publicUrl: string,
+  code: string,
+  inviterName: string,
+  organizationTitle?: string,
+): MailContent {
+  const where = organizationTitle ? `the organization "${organizationTitle}" on Tarmac` : "Tarmac";
+  return compose(
+    organizationTitle ? `You are invited to ${organizationTitle} on Tarmac` : "You are invited to Tarmac",
+    [
+      `${inviterName} invited you to join ${where}. Choose a password to accept the invitation.`,
+      "The link is valid for 14 days. If you did not expect this invitation, ignore this message.",
+    ],
+    { url: `${publicUrl}/activate/${encodeURIComponent(code)}`, label: "Accept the invitation" },
+  );
+}
+
+export function addedToOrganizationMail(
+  publicUrl: string,
+  inviterName: string,
+  organizationTitle: string,
+): MailContent {
+  return compose(
+    `You were added to ${organizationTitle} on Tarmac`,
+    [
+      `${inviterName} added you to the organization "${organizationTitle}" on Tarmac.`,
+      "Sign in with your usual e-mail address and password to see it.",
+    ],
+    { url: `${publicUrl}/login`, label: "Sign in" },
+  );
+}
+
+export function passwordResetMail(publicUrl: string, code: string): MailContent {
+  return compose(
+    "Reset your Tarmac password",
+    [
+      "Someone asked to reset the password of your Tarmac account. Use the link to choose a new one.",
+      "The link is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.",
+    ],
+    { url: `${publicUrl}/update-password?code=${encodeURIComponent(code)}`, label: "Choose a new password" },
+  );
+}

@@ -1,0 +1,232 @@
+/**
+ * Owns the life of an account before and around sign-in: registration, activation, invitations
+ * (also for the organizations module), re-sent links and API key rotation. E-mailed codes are
+ * random, single use, expiring and stored only as SHA-256 hashes.
+ */
+
+import { AppError } from "../../http/errors.ts";
+import { hashPassword } from "../../platform/crypto/passwords.ts";
+import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
+import type { Database } from "../../platform/db/client.ts";
+import {
+  displayName,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  normalizeEmail,
+  revokeUserApiKeys,
+  type UserRow,
+  updateUser,
+} from "../users/users.repo.ts";
+import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
+import { activationMail, addedToOrganizationMail, invitationMail } from "./account-mail.ts";
+import { issueApiKey } from "./api-key.ts";
+import { checkPassword } from "./password-rules.ts";
+import {
+  consumeUserCode,
+  findLiveUserCode,
+  hasLiveUserCode,
+  insertUserCode,
+  type UserCodeKind,
+  voidUserCodes,
+} from "./user-code.repo.ts";
+
+export interface InviteInput {
+  email: string;
+  firstName: string;
+  lastName: string;
+  invitedByUserId: number;
+  organizationTitle?: string;
+}
+
+export const duplicateEmailMessage = "A user with this e-mail already exists.";
+
+/** An invited account has no password until its owner accepts the invitation. */
+export function isPendingInvitation(user: Pick<UserRow, "isActive" | "passwordHash">): boolean {
+  return !user.isActive && !user.passwordHash;
+}
+
+export class AccountService {
+  constructor(private readonly deps: AccountDeps) {}
+
+  private async issueCode(tx: Database, userId: number, kind: UserCodeKind, now: Date): Promise<string> {
+    await voidUserCodes(tx, userId, [kind], now);
+    const code = generateToken();
+    await insertUserCode(tx, {
+      userId,
+      kind,
+      codeHash: hashToken(code),
+      expiresAt: new Date(now.getTime() + codeLifetimeMs[kind]),
+    });
+    return code;
+  }
+
+  private async inviterName(tx: Database, userId: number): Promise<string> {
+    const inviter = await findUserById(tx, userId);
+    return inviter ? displayName(inviter) : "A Tarmac user";
+  }
+
+  async register(input: { email: string; password: string; firstName: string; lastName: string }) {
+    const email = normalizeEmail(input.email);
+    const problems = checkPassword(input.password, email);
+    if (problems.length > 0) throw AppError.validation({ password: problems });
+    if (await findUserByEmail(this.deps.db, email)) {
+      throw AppError.validation({ email: [duplicateEmailMessage] });
+    }
+    const passwordHash = await hashPassword(input.password);
+    const now = new Date();
+    const user = await this.deps.db.transaction(async (tx) => {
+      const created = await insertUser(tx, {
+        email,
+        passwordHash,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        isActive: false,
+      });
+      const code = await this.issueCode(tx, created.id, "activation", now);
+      await queueMail(this.deps, tx, email, activationMail(this.deps.publicUrl, code));
+      return created;
+    });
+    return this.deps.tokens.issueSession(user.id, now);
+  }
+
+  /**
+   * Invites someone by e-mail. An unknown address becomes an inactive user with an invitation
+   * code; a known one is told it was added. Pass `tx` to join the caller's transaction.
+   */
+  async inviteByEmail(input: InviteInput, options: { tx?: Database } = {}) {
+    const run = async (tx: Database) => {
+      const now = new Date();
+      const email = normalizeEmail(input.email);
+      const inviter = await this.inviterName(tx, input.invitedByUserId);
+      const existing = await findUserByEmail(tx, email);
+      if (existing) {
+        if (isPendingInvitation(existing)) {
+          // Still never signed in: a fresh invitation is the only mail that helps them.
+          const code = await this.issueCode(tx, existing.id, "invitation", now);
+          const mail = invitationMail(this.deps.publicUrl, code, inviter, input.organizationTitle);
+          await queueMail(this.deps, tx, email, mail);
+        } else if (input.organizationTitle) {
+          const mail = addedToOrganizationMail(this.deps.publicUrl, inviter, input.organizationTitle);
+          await queueMail(this.deps, tx, email, mail);
+        }
+        return { userId: existing.id, created: false };
+      }
+      const user = await insertUser(tx, {
+        email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        isActive: false,
+      });
+      const code = await this.issueCode(tx, user.id, "invitation", now);
+      await queueMail(
+        this.deps,
+        tx,
+        email,
+        invitationMail(this.deps.publicUrl, code, inviter, input.organizationTitle),
+      );
+      return { userId: user.id, created: true };
+    };
+    return options.tx ? run(options.tx) : this.deps.db.transaction(run);
+  }
+
+  /**
+   * Sends the link an inactive user still needs: a new invitation when they have no password,
+   * else a new activation link. Older links of that kind stop working.
+   */
+  async resendInvitation(
+    userId: number,
+    options: { invitedByUserId?: number; organizationTitle?: string } = {},
+  ): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const user = await findUserById(tx, userId);
+      if (!user) throw AppError.notFound();
+      if (user.isActive) throw AppError.badRequest("This user has already activated the account.");
+      await this.sendPendingLink(tx, user, options);
+    });
+  }
+
+  private async sendPendingLink(
+    tx: Database,
+    user: UserRow,
+    options: { invitedByUserId?: number; organizationTitle?: string },
+  ): Promise<void> {
+    const now = new Date();
+    if (isPendingInvitation(user)) {
+      const code = await this.issueCode(tx, user.id, "invitation", now);
+      const inviter = options.invitedByUserId
+        ? await this.inviterName(tx, options.invitedByUserId)
+        : "A Tarmac user";
+      const mail = invitationMail(this.deps.publicUrl, code, inviter, options.organizationTitle);
+      await queueMail(this.deps, tx, user.email, mail);
+      return;
+    }
+    const code = await this.issueCode(tx, user.id, "activation", now);
+    await queueMail(this.deps, tx, user.email, activationMail(this.deps.publicUrl, code));
+  }
+
+  /** The public "resend my link" call: silent for unknown or active addresses, so it reveals nothing. */
+  async reinvite(email: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const user = await findUserByEmail(tx, email);
+      if (!user || user.isActive) return;
+      await this.sendPendingLink(tx, user, {});
+    });
+  }
+
+  async describeCode(code: string) {
+    const found = await findLiveUserCode(
+      this.deps.db,
+      hashToken(code),
+      ["activation", "invitation"],
+      new Date(),
+    );
+    if (!found) throw AppError.notFound("This link is invalid or has expired.");
+    return {
+      email: found.user.email,
+      kind: found.code.kind as "activation" | "invitation",
+      requiresPassword: !found.user.passwordHash,
+    };
+  }
+
+  /** Uses an activation or invitation code: activates the account and signs the user in. */
+  async activate(code: string, input: { password?: string; firstName?: string; lastName?: string }) {
+    const now = new Date();
+    const found = await findLiveUserCode(this.deps.db, hashToken(code), ["activation", "invitation"], now);
+    if (!found) throw AppError.notFound("This link is invalid or has expired.");
+    const { user } = found;
+    let passwordHash: string | undefined;
+    if (!user.passwordHash) {
+      if (!input.password) throw AppError.validation({ password: ["This field is required."] });
+      const problems = checkPassword(input.password, user.email);
+      if (problems.length > 0) throw AppError.validation({ password: problems });
+      passwordHash = await hashPassword(input.password);
+    }
+    await this.deps.db.transaction(async (tx) => {
+      if (!(await consumeUserCode(tx, found.code.id, now))) {
+        throw AppError.notFound("This link is invalid or has expired.");
+      }
+      await voidUserCodes(tx, user.id, ["activation", "invitation"], now);
+      await updateUser(tx, user.id, {
+        isActive: true,
+        ...(passwordHash ? { passwordHash } : {}),
+        ...(input.firstName ? { firstName: input.firstName } : {}),
+        ...(input.lastName ? { lastName: input.lastName } : {}),
+      });
+    });
+    return this.deps.tokens.issueSession(user.id, now);
+  }
+
+  /** Whether the user still has a working activation link (for the profile and tests). */
+  hasPendingActivation(userId: number): Promise<boolean> {
+    return hasLiveUserCode(this.deps.db, userId, "activation", new Date());
+  }
+
+  /** A new API key for the user; every earlier key stops working. Shown once, stored hashed. */
+  async rotateApiKey(userId: number): Promise<string> {
+    return this.deps.db.transaction(async (tx) => {
+      await revokeUserApiKeys(tx, userId, new Date());
+      return issueApiKey(tx, userId);
+    });
+  }
+}

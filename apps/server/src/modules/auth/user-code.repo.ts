@@ -1,0 +1,64 @@
+import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import type { Database } from "../../platform/db/client.ts";
+import { userCodes, users } from "../../platform/db/schema/index.ts";
+
+export type UserCodeKind = "activation" | "password_reset" | "invitation";
+
+export async function insertUserCode(
+  db: Database,
+  row: { userId: number; kind: UserCodeKind; codeHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.insert(userCodes).values(row);
+}
+
+/** Voids the unused codes of those kinds, so only the newest link works. */
+export async function voidUserCodes(db: Database, userId: number, kinds: UserCodeKind[], now: Date) {
+  await db
+    .update(userCodes)
+    .set({ usedAt: now })
+    .where(and(eq(userCodes.userId, userId), inArray(userCodes.kind, kinds), isNull(userCodes.usedAt)));
+}
+
+/** A code that is unused and unexpired, with its user. */
+export async function findLiveUserCode(db: Database, codeHash: string, kinds: UserCodeKind[], now: Date) {
+  const [row] = await db
+    .select({ code: userCodes, user: users })
+    .from(userCodes)
+    .innerJoin(users, eq(users.id, userCodes.userId))
+    .where(
+      and(
+        eq(userCodes.codeHash, codeHash),
+        inArray(userCodes.kind, kinds),
+        isNull(userCodes.usedAt),
+        gt(userCodes.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Marks a code used; false when another request used it first. */
+export async function consumeUserCode(db: Database, codeId: number, now: Date): Promise<boolean> {
+  const updated = await db
+    .update(userCodes)
+    .set({ usedAt: now })
+    .where(and(eq(userCodes.id, codeId), isNull(userCodes.usedAt)))
+    .returning({ id: userCodes.id });
+  return updated.length === 1;
+}
+
+export async function hasLiveUserCode(db: Database, userId: number, kind: UserCodeKind, now: Date) {
+  const [row] = await db
+    .select({ id: userCodes.id })
+    .from(userCodes)
+    .where(
+      and(
+        eq(userCodes.userId, userId),
+        eq(userCodes.kind, kind),
+        isNull(userCodes.usedAt),
+        gt(userCodes.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
