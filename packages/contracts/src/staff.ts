@@ -31,7 +31,7 @@ export const membershipWithApiKey = membership.extend({ api_key: z.string() });
 export const membershipPage = pageOf(membership);
 
 export const membershipListQuery = z.object({
-  org: z.coerce.number().int().positive().optional(),
+  org: z.coerce.number().int().positive(),
   s: z.string().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).optional(),

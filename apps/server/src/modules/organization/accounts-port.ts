@@ -6,13 +6,22 @@ import type { Database } from "../../platform/db/client.ts";
  */
 export interface AccountsPort {
   verifyPassword(userId: number, password: string): Promise<boolean>;
-  /** Creates an inactive user and e-mails an invitation, inside the caller's transaction. */
+  /** Invites by e-mail (an unknown address becomes an inactive user), inside `tx` when given. */
   inviteByEmail(
-    input: { email: string; firstName: string; lastName: string; invitedBy: number },
-    tx: Database,
-  ): Promise<{ userId: number }>;
-  resendInvitation(userId: number): Promise<void>;
+    input: {
+      email: string;
+      firstName: string;
+      lastName: string;
+      invitedByUserId: number;
+      organizationTitle?: string;
+    },
+    options: { tx?: Database },
+  ): Promise<{ userId: number; created: boolean }>;
+  resendInvitation(
+    userId: number,
+    options?: { invitedByUserId?: number; organizationTitle?: string },
+  ): Promise<void>;
   disableTwoFactor(userId: number): Promise<void>;
-  /** Revokes the user's previous API key and returns the new one (shown once). */
+  /** Revokes the user's previous API keys and returns the new one (shown once). */
   rotateApiKey(userId: number): Promise<string>;
 }

@@ -6,6 +6,7 @@
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { findLiveMembership, listLiveMemberships } from "./membership.repo.ts";
+import { findOrganizationById, lockOrganization } from "./organization.repo.ts";
 
 export interface MemberContext {
   membershipId: number;
@@ -30,5 +31,17 @@ export class MembershipService {
 
   async listMemberships(userId: number): Promise<MemberContext[]> {
     return listLiveMemberships(this.db, userId);
+  }
+
+  /**
+   * Locks the organization row for the rest of `tx` (SELECT ... FOR UPDATE), so changes that
+   * count members, like taking the last seat of the plan, happen one at a time. 404 if gone.
+   */
+  async lockOrganization(organizationId: number, tx: Database): Promise<void> {
+    if (!(await lockOrganization(tx, organizationId))) throw AppError.notFound();
+  }
+
+  async getOrganizationTitle(organizationId: number, db = this.db): Promise<string> {
+    return (await findOrganizationById(db, organizationId))?.title ?? "";
   }
 }

@@ -1,14 +1,11 @@
 import { and, asc, count, eq, ilike, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { memberships, teamMembers, teams, users } from "../../platform/db/schema/index.ts";
+import { likePattern } from "../organization/like-pattern.ts";
 
 export type TeamRow = { id: number; title: string; organizationId: number };
 const teamColumns = { id: teams.id, title: teams.title, organizationId: teams.organizationId };
 
-/** `%` and `_` in a search are literal characters, not patterns. */
-export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 export async function listTeams(
   db: Database,
