@@ -11,7 +11,10 @@ import { handleError } from "./http/errors.ts";
 import { requestIdOptions } from "./http/logging.ts";
 import { contentSecurityPolicy } from "./http/security-headers.ts";
 import { AccountService } from "./modules/auth/account.service.ts";
+import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
+import { LoginService } from "./modules/auth/login.service.ts";
+import { PasswordService } from "./modules/auth/password.service.ts";
 import { registerFileRoutes } from "./modules/files/files.routes.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import { HealthService } from "./modules/health/health.service.ts";
@@ -19,6 +22,8 @@ import { createMailJobs } from "./modules/mail/mail.jobs.ts";
 import { registerMailTestRoute } from "./modules/outbox/mail-test.routes.ts";
 import { registerOutboxRoutes } from "./modules/outbox/outbox.routes.ts";
 import { OutboxService } from "./modules/outbox/outbox.service.ts";
+import { registerTwoFactorRoutes } from "./modules/two-factor/two-factor.routes.ts";
+import { TwoFactorService } from "./modules/two-factor/two-factor.service.ts";
 import { defaultWebDistDir, registerWebHost } from "./modules/web-host/web-host.routes.ts";
 import type { Platform } from "./platform/platform.ts";
 
@@ -27,6 +32,9 @@ export interface AppServices {
   mailJobs: ReturnType<typeof createMailJobs>;
   // --- accounts ---
   accounts: AccountService;
+  login: LoginService;
+  passwords: PasswordService;
+  twoFactor: TwoFactorService;
   // --- end accounts ---
 }
 
@@ -45,9 +53,16 @@ export function createServices(platform: Platform): AppServices {
     publicUrl: platform.config.PUBLIC_URL,
   };
   const accounts = new AccountService(accountDeps);
+  const twoFactor = new TwoFactorService(platform.database.db, platform.config.SECRET_KEY);
+  const accountServices = {
+    accounts,
+    twoFactor,
+    login: new LoginService(accountDeps, twoFactor),
+    passwords: new PasswordService(accountDeps),
+  };
   // --- end accounts ---
 
-  return { tokens, mailJobs, accounts };
+  return { tokens, mailJobs, ...accountServices };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -110,6 +125,16 @@ export async function buildApp(
     adminEmails: config.ADMIN_EMAILS,
   };
   registerAuth(app, authOptions);
+
+  // --- accounts ---
+  registerAuthRoutes(app, {
+    accounts: services.accounts,
+    login: services.login,
+    passwords: services.passwords,
+    auth: authOptions,
+  });
+  registerTwoFactorRoutes(app, { twoFactor: services.twoFactor });
+  // --- end accounts ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

@@ -41,3 +41,37 @@ export function uniqueEmail(prefix = "acc"): string {
 }
 
 export const strongPassword = "Correct-Horse-Battery-42";
+
+/** An active user who can sign in with `strongPassword`. */
+export async function createUserWithPassword(t: TestApp, email = uniqueEmail("pw")) {
+  const { hashPassword } = await import("../../src/platform/crypto/passwords.ts");
+  const { insertUser } = await import("../../src/modules/users/users.repo.ts");
+  return insertUser(t.database.db, {
+    email,
+    isActive: true,
+    firstName: "Pat",
+    lastName: "Word",
+    passwordHash: await hashPassword(strongPassword),
+  });
+}
+
+/** An organization with the user in it at `role` (1 owner ... 5 tester); returns its id. */
+export async function addMembership(
+  t: TestApp,
+  userId: number,
+  role: number,
+  title = "Acme",
+): Promise<number> {
+  sequence += 1;
+  const { rows } = await t.database.sql.executeSql(
+    `insert into organizations (title, subdomain, plan_id, sdk_key)
+     values ($1, $2, (select id from plans order by id limit 1), $3) returning id`,
+    [title, `org-${sequence}-${process.pid}`, `sdk-${sequence}-${process.pid}`],
+  );
+  const orgId = Number(rows[0]?.id);
+  await t.database.sql.executeSql(
+    "insert into memberships (organization_id, user_id, role) values ($1, $2, $3)",
+    [orgId, userId, role],
+  );
+  return orgId;
+}

@@ -22,6 +22,7 @@ import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
 import { activationMail, addedToOrganizationMail, invitationMail } from "./account-mail.ts";
 import { issueApiKey } from "./api-key.ts";
 import { checkPassword } from "./password-rules.ts";
+import { enforceRateLimit } from "./throttle.ts";
 import {
   consumeUserCode,
   findLiveUserCode,
@@ -38,6 +39,8 @@ export interface InviteInput {
   invitedByUserId: number;
   organizationTitle?: string;
 }
+
+const hourMs = 3600 * 1000;
 
 export const duplicateEmailMessage = "A user with this e-mail already exists.";
 
@@ -165,13 +168,26 @@ export class AccountService {
     await queueMail(this.deps, tx, user.email, activationMail(this.deps.publicUrl, code));
   }
 
-  /** The public "resend my link" call: silent for unknown or active addresses, so it reveals nothing. */
+  /**
+   * The public "resend my link" call: silent for unknown or active addresses, so it reveals
+   * nothing; at most 3 an hour per address so nobody can flood a mailbox.
+   */
   async reinvite(email: string): Promise<void> {
+    await enforceRateLimit(this.deps.db, `reinvite:${normalizeEmail(email)}`, 3, hourMs);
     await this.deps.db.transaction(async (tx) => {
       const user = await findUserByEmail(tx, email);
       if (!user || user.isActive) return;
       await this.sendPendingLink(tx, user, {});
     });
+  }
+
+  /** POST /api/user/invite/: a new person only (a known address gets a field error); 30 an hour per inviter. */
+  async inviteNew(input: InviteInput): Promise<void> {
+    if (await findUserByEmail(this.deps.db, input.email)) {
+      throw AppError.validation({ email: [duplicateEmailMessage] });
+    }
+    await enforceRateLimit(this.deps.db, `invite:user:${input.invitedByUserId}`, 30, hourMs);
+    await this.inviteByEmail(input);
   }
 
   async describeCode(code: string) {

@@ -1,0 +1,100 @@
+/**
+ * Owns signing in and out: credential checks, the second factor, the mobile-only rule and the
+ * failed-login throttle (per account and per client address, shared through the database).
+ */
+
+import { AppError } from "../../http/errors.ts";
+import { verifyPassword } from "../../platform/crypto/passwords.ts";
+import type { TwoFactorService } from "../two-factor/two-factor.service.ts";
+import { invalidCodeMessage } from "../two-factor/two-factor.service.ts";
+import { findUserByEmail, normalizeEmail } from "../users/users.repo.ts";
+import type { AccountDeps } from "./account-deps.ts";
+import { listMembershipRoles } from "./login.repo.ts";
+import { clearThrottle, countThrottleEvent, findThrottleRows } from "./login-throttle.repo.ts";
+import { minutesText, ThrottleError } from "./throttle.ts";
+
+export const loginLimits = {
+  accountFailures: 5,
+  addressFailures: 20,
+  windowMs: 15 * 60 * 1000,
+  lockMs: 15 * 60 * 1000,
+};
+
+export const badCredentialsMessage = "Unable to log in with provided credentials.";
+
+/** Roles that may only use the mobile app: 3 mobile user, 5 tester. */
+const mobileRoles = new Set([3, 5]);
+
+export type LoginResult =
+  | { kind: "token"; token: string; expiresAt: Date }
+  | { kind: "mobile_only" }
+  | { kind: "two_factor_required" };
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  otp?: string;
+  mobileApp: boolean;
+  clientAddress: string;
+}
+
+export class LoginService {
+  constructor(
+    private readonly deps: AccountDeps,
+    private readonly twoFactor: TwoFactorService,
+  ) {}
+
+  private async assertNotLocked(keys: string[], now: Date): Promise<void> {
+    const rows = await findThrottleRows(this.deps.db, keys);
+    const until = Math.max(0, ...rows.map((row) => row.lockedUntil?.getTime() ?? 0));
+    if (until > now.getTime()) {
+      const seconds = Math.ceil((until - now.getTime()) / 1000);
+      throw new ThrottleError(seconds, `Too many failed attempts. Try again in ${minutesText(seconds)}.`);
+    }
+  }
+
+  private async recordFailure(accountKey: string, addressKey: string, now: Date): Promise<void> {
+    const common = { windowMs: loginLimits.windowMs, lockMs: loginLimits.lockMs, now };
+    await countThrottleEvent(this.deps.db, accountKey, { ...common, limit: loginLimits.accountFailures });
+    await countThrottleEvent(this.deps.db, addressKey, { ...common, limit: loginLimits.addressFailures });
+  }
+
+  async login(input: LoginInput, now = new Date()): Promise<LoginResult> {
+    const email = normalizeEmail(input.email);
+    const accountKey = `login:account:${email}`;
+    const addressKey = `login:address:${input.clientAddress}`;
+    await this.assertNotLocked([accountKey, addressKey], now);
+
+    const user = await findUserByEmail(this.deps.db, email);
+    const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
+    if (!user || !passwordOk) {
+      await this.recordFailure(accountKey, addressKey, now);
+      throw AppError.validation({ non_field_errors: [badCredentialsMessage] });
+    }
+
+    if (!input.mobileApp) {
+      const roles = await listMembershipRoles(this.deps.db, user.id);
+      if (roles.length > 0 && roles.every((role) => mobileRoles.has(role))) {
+        await clearThrottle(this.deps.db, accountKey);
+        return { kind: "mobile_only" };
+      }
+    }
+
+    if (user.twoFactorEnabled) {
+      const otp = input.otp?.trim() ?? "";
+      if (!otp) return { kind: "two_factor_required" };
+      if (!(await this.twoFactor.verifySecondFactor(user.id, otp))) {
+        await this.recordFailure(accountKey, addressKey, now);
+        throw AppError.validation({ otp: [invalidCodeMessage] });
+      }
+    }
+
+    await clearThrottle(this.deps.db, accountKey);
+    const session = await this.deps.tokens.issueSession(user.id, now);
+    return { kind: "token", token: session.token, expiresAt: session.expiresAt };
+  }
+
+  async logout(tokenId: number): Promise<void> {
+    await this.deps.tokens.revoke(tokenId);
+  }
+}

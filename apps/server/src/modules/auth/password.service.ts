@@ -1,0 +1,72 @@
+/**
+ * Owns password changes: the e-mailed reset (request and confirm) and the signed-in change.
+ * A reset signs out every session; a change keeps only the session that made it.
+ */
+
+import { AppError } from "../../http/errors.ts";
+import { hashPassword, verifyPassword } from "../../platform/crypto/passwords.ts";
+import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
+import { findUserByEmail, findUserById, revokeUserSessions, updateUser } from "../users/users.repo.ts";
+import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
+import { passwordResetMail } from "./account-mail.ts";
+import { checkPassword } from "./password-rules.ts";
+import { consumeUserCode, findLiveUserCode, insertUserCode, voidUserCodes } from "./user-code.repo.ts";
+
+export const resetRequestedMessage = "If the address is registered, a reset code is on its way.";
+export const invalidResetCodeMessage = "This code is invalid or has expired.";
+
+export class PasswordService {
+  constructor(private readonly deps: AccountDeps) {}
+
+  /** Same answer whether or not the address is known, so it cannot be used to find accounts. */
+  async requestReset(email: string): Promise<void> {
+    const now = new Date();
+    await this.deps.db.transaction(async (tx) => {
+      const user = await findUserByEmail(tx, email);
+      if (!user) return;
+      await voidUserCodes(tx, user.id, ["password_reset"], now);
+      const code = generateToken();
+      await insertUserCode(tx, {
+        userId: user.id,
+        kind: "password_reset",
+        codeHash: hashToken(code),
+        expiresAt: new Date(now.getTime() + codeLifetimeMs.password_reset),
+      });
+      await queueMail(this.deps, tx, user.email, passwordResetMail(this.deps.publicUrl, code));
+    });
+  }
+
+  /** Sets the password from a reset code. The code proves the mailbox, so it also activates. */
+  async confirmReset(code: string, password: string): Promise<void> {
+    const now = new Date();
+    const found = await findLiveUserCode(this.deps.db, hashToken(code), ["password_reset"], now);
+    if (!found) throw AppError.validation({ code: [invalidResetCodeMessage] });
+    const problems = checkPassword(password, found.user.email);
+    if (problems.length > 0) throw AppError.validation({ password: problems });
+    const passwordHash = await hashPassword(password);
+    await this.deps.db.transaction(async (tx) => {
+      if (!(await consumeUserCode(tx, found.code.id, now))) {
+        throw AppError.validation({ code: [invalidResetCodeMessage] });
+      }
+      await updateUser(tx, found.user.id, { passwordHash, isActive: true });
+      await voidUserCodes(tx, found.user.id, ["activation", "invitation"], now);
+      await revokeUserSessions(tx, found.user.id, now);
+    });
+  }
+
+  async change(userId: number, currentTokenId: number, oldPassword: string, newPassword: string) {
+    const user = await findUserById(this.deps.db, userId);
+    if (!user) throw AppError.unauthorized();
+    if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+      throw AppError.validation({ old_password: ["Your old password was entered incorrectly."] });
+    }
+    const problems = checkPassword(newPassword, user.email);
+    if (problems.length > 0) throw AppError.validation({ new_password: problems });
+    const passwordHash = await hashPassword(newPassword);
+    const now = new Date();
+    await this.deps.db.transaction(async (tx) => {
+      await updateUser(tx, userId, { passwordHash });
+      await revokeUserSessions(tx, userId, now, currentTokenId);
+    });
+  }
+}
