@@ -27,7 +27,10 @@ export const subdomainField = z
     /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
     "Use only letters a-z, digits and hyphens; no hyphen at the start or end.",
   )
-  .refine((value) => !(reservedSubdomains as readonly string[]).includes(value), "This subdomain is reserved.");
+  .refine(
+    (value) => !(reservedSubdomains as readonly string[]).includes(value),
+    "This subdomain is reserved.",
+  );
 
 export const organizationTitleField = z
   .string()
@@ -82,3 +85,6 @@ export const ownerTransferInput = z.object({
   organization: z.number().int().positive(),
   user: z.number().int().positive(),
 });
+
+/** A 400 body: `{detail}`, per-field `{field: [messages]}`, or `{error_code, detail}`. */
+export const badRequestBody = z.record(z.string(), z.unknown()).meta({ id: "BadRequest" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { twoFactorDisabled } from "./auth.ts";
 import { pageOf } from "./common.ts";
 
 const idList = z.array(z.number().int().positive()).max(1000);
@@ -69,8 +70,6 @@ export const patchMembershipInput = z.object({
   last_name: nameField.optional(),
 });
 export type PatchMembershipInput = z.infer<typeof patchMembershipInput>;
-
-export const twoFactorDisabled = z.object({ two_factor_enabled: z.literal(false) });
 
 export const orgUser = z.object({
   id: z.number().int(),

@@ -1,4 +1,11 @@
-import { adminsOnly, anyMember, ownerOnly, type PolicyActor, type PolicySubject, type Rule } from "./roles.ts";
+import {
+  adminsOnly,
+  anyMember,
+  ownerOnly,
+  type PolicyActor,
+  type PolicySubject,
+  type Rule,
+} from "./roles.ts";
 
 /** Who may do what to an organization; the matrix is written out in docs/permissions.md. */
 const rules = {

@@ -56,11 +56,7 @@ export async function listOrganizationsOfUser(
   return { count: total?.value ?? 0, rows };
 }
 
-export async function findOrganizationOfUser(
-  db: Database,
-  organizationId: number,
-  userId: number,
-) {
+export async function findOrganizationOfUser(db: Database, organizationId: number, userId: number) {
   const [row] = await db
     .select(organizationView)
     .from(memberships)

@@ -1,4 +1,5 @@
 import {
+  badRequestBody,
   createOrganizationInput,
   deleteOrganizationInput,
   errorBody,
@@ -15,14 +16,14 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
-import type { OrganizationLifecycleService } from "./organization-lifecycle.service.ts";
-import { readOrganizationForm } from "./organization-form.ts";
 import type { OrganizationService } from "./organization.service.ts";
+import { readOrganizationForm } from "./organization-form.ts";
+import type { OrganizationLifecycleService } from "./organization-lifecycle.service.ts";
 import { parseInput } from "./parse-input.ts";
 import { requireXsrfForCookieAuth } from "./xsrf.ts";
 
 const tags = ["organizations"];
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 export function registerOrganizationRoutes(
   app: FastifyInstance,
@@ -109,7 +110,8 @@ export function registerOrganizationRoutes(
     {
       schema: {
         tags,
-        summary: "Change some fields: JSON {title?, subdomain?}, or multipart with a `logo` file (PNG, JPEG, WebP; 2 MB)",
+        summary:
+          "Change some fields: JSON {title?, subdomain?}, or multipart with a `logo` file (PNG, JPEG, WebP; 2 MB)",
         params: organizationIdParams,
         response: { 200: organization, ...errors },
       },

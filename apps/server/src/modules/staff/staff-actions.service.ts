@@ -69,7 +69,10 @@ export class StaffActionsService {
     };
   }
 
-  async searchTeamsAndUsers(actorUserId: number, query: { org: number; s: string }): Promise<TeamsUsersSearchResult> {
+  async searchTeamsAndUsers(
+    actorUserId: number,
+    query: { org: number; s: string },
+  ): Promise<TeamsUsersSearchResult> {
     const actor = await this.deps.membership.getMembership(actorUserId, query.org);
     assertAllowed(actor, "staff:search-directory");
     const teams = await this.deps.teams.searchTeams(query.org, query.s, searchLimit);
@@ -80,7 +83,12 @@ export class StaffActionsService {
     });
     return {
       teams,
-      users: rows.map((row) => ({ id: row.id, email: row.email, first_name: row.firstName, last_name: row.lastName })),
+      users: rows.map((row) => ({
+        id: row.id,
+        email: row.email,
+        first_name: row.firstName,
+        last_name: row.lastName,
+      })),
     };
   }
 }

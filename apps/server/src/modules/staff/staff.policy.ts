@@ -1,4 +1,10 @@
-import { adminsOnly, isAdminRole, type PolicyActor, type PolicySubject, roles } from "../organization/roles.ts";
+import {
+  adminsOnly,
+  isAdminRole,
+  type PolicyActor,
+  type PolicySubject,
+  roles,
+} from "../organization/roles.ts";
 
 const canSee = (actor: PolicyActor, subject: PolicySubject): boolean => {
   if (isAdminRole(actor.role)) return true;

@@ -88,7 +88,9 @@ export async function updateMembershipRole(db: Database, organizationId: number,
 }
 
 export async function deleteMembership(db: Database, organizationId: number, id: number) {
-  await db.delete(memberships).where(and(eq(memberships.id, id), eq(memberships.organizationId, organizationId)));
+  await db
+    .delete(memberships)
+    .where(and(eq(memberships.id, id), eq(memberships.organizationId, organizationId)));
 }
 
 export async function listProjectIdsOfUsers(db: Database, organizationId: number, userIds: number[]) {

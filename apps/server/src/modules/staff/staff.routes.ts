@@ -1,4 +1,5 @@
 import {
+  badRequestBody,
   createMembershipInput,
   errorBody,
   membership,
@@ -20,13 +21,13 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import { requireXsrfForCookieAuth } from "../organization/xsrf.ts";
-import type { StaffActionsService } from "./staff-actions.service.ts";
 import type { StaffService } from "./staff.service.ts";
+import type { StaffActionsService } from "./staff-actions.service.ts";
 
 const tags = ["staff"];
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const noContent = z.null().describe("No content");
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 export function registerStaffRoutes(
   app: FastifyInstance,

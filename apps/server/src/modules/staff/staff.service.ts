@@ -104,7 +104,12 @@ export class StaffService {
           },
           { tx },
         );
-        const id = await insertMembership(tx, { organizationId, userId, role: input.role, invitedBy: actorUserId });
+        const id = await insertMembership(tx, {
+          organizationId,
+          userId,
+          role: input.role,
+          invitedBy: actorUserId,
+        });
         await teams.setUserTeams(organizationId, userId, input.teams, tx);
         await replaceUserProjects(tx, organizationId, userId, [...new Set(input.projects)], input.role);
         return id;
@@ -159,7 +164,10 @@ export class StaffService {
   }
 
   /** A membership the caller may see, with the caller's own membership in that organization. */
-  async getVisible(actorUserId: number, membershipId: number): Promise<{ row: MembershipRow; actor: MemberContext }> {
+  async getVisible(
+    actorUserId: number,
+    membershipId: number,
+  ): Promise<{ row: MembershipRow; actor: MemberContext }> {
     const memberships = await this.deps.membership.listMemberships(actorUserId);
     const row = await findMembershipRow(
       this.deps.db,
@@ -186,7 +194,9 @@ export class StaffService {
     const found = new Set(await findProjectIdsInOrganization(db, organizationId, wanted));
     const missing = wanted.filter((id) => !found.has(id));
     if (missing.length > 0) {
-      throw AppError.validation({ projects: [`Unknown projects in this organization: ${missing.join(", ")}.`] });
+      throw AppError.validation({
+        projects: [`Unknown projects in this organization: ${missing.join(", ")}.`],
+      });
     }
   }
 

@@ -1,4 +1,11 @@
-import { adminsOnly, anyMember, isAdminRole, type PolicyActor, type PolicySubject, roles } from "../organization/roles.ts";
+import {
+  adminsOnly,
+  anyMember,
+  isAdminRole,
+  type PolicyActor,
+  type PolicySubject,
+  roles,
+} from "../organization/roles.ts";
 
 /** Who may do what to teams; the matrix is written out in docs/permissions.md. */
 const rules = {

@@ -6,7 +6,6 @@ import { likePattern } from "../organization/like-pattern.ts";
 export type TeamRow = { id: number; title: string; organizationId: number };
 const teamColumns = { id: teams.id, title: teams.title, organizationId: teams.organizationId };
 
-
 export async function listTeams(
   db: Database,
   filter: { organizationIds: number[]; search?: string; limit: number; offset: number },
@@ -161,7 +160,10 @@ export async function searchTeams(db: Database, organizationId: number, search: 
     .select({ id: teams.id, title: teams.title })
     .from(teams)
     .where(
-      and(eq(teams.organizationId, organizationId), search ? ilike(teams.title, likePattern(search)) : undefined),
+      and(
+        eq(teams.organizationId, organizationId),
+        search ? ilike(teams.title, likePattern(search)) : undefined,
+      ),
     )
     .orderBy(asc(teams.title), asc(teams.id))
     .limit(limit);

@@ -1,4 +1,5 @@
 import {
+  badRequestBody,
   createTeamInput,
   errorBody,
   orgTeam,
@@ -11,14 +12,14 @@ import {
 } from "@tarmac/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
-import { z } from "zod";
 import type { TeamService } from "./team.service.ts";
 
 const tags = ["teams"];
 const noContent = z.null().describe("No content");
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 export function registerTeamRoutes(app: FastifyInstance, deps: { teams: TeamService; publicUrl: string }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -53,7 +54,12 @@ export function registerTeamRoutes(app: FastifyInstance, deps: { teams: TeamServ
   routes.post(
     "/api/teams/",
     {
-      schema: { tags, summary: "Create a team (admins)", body: createTeamInput, response: { 201: team, ...errors } },
+      schema: {
+        tags,
+        summary: "Create a team (admins)",
+        body: createTeamInput,
+        response: { 201: team, ...errors },
+      },
     },
     async (request, reply) => {
       const actor = requireActiveActor(request);
@@ -79,7 +85,12 @@ export function registerTeamRoutes(app: FastifyInstance, deps: { teams: TeamServ
   routes.delete(
     "/api/teams/:id/",
     {
-      schema: { tags, summary: "Delete a team (admins)", params: teamIdParams, response: { 204: noContent, ...errors } },
+      schema: {
+        tags,
+        summary: "Delete a team (admins)",
+        params: teamIdParams,
+        response: { 204: noContent, ...errors },
+      },
     },
     async (request, reply) => {
       await teams.delete(requireActiveActor(request).userId, request.params.id);

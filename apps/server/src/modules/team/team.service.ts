@@ -113,7 +113,11 @@ export class TeamService {
   // --- for the staff module -------------------------------------------------------------
 
   /** Team ids per user within one organization. */
-  async teamIdsByUser(organizationId: number, userIds: number[], db = this.db): Promise<Map<number, number[]>> {
+  async teamIdsByUser(
+    organizationId: number,
+    userIds: number[],
+    db = this.db,
+  ): Promise<Map<number, number[]>> {
     const byUser = new Map<number, number[]>(userIds.map((id) => [id, []]));
     for (const row of await listTeamIdsOfUsers(db, organizationId, userIds)) {
       byUser.get(row.userId)?.push(row.teamId);
@@ -213,7 +217,8 @@ export class TeamService {
   private async membersOf(rows: TeamRow[]) {
     const byTeam = new Map<number, Awaited<ReturnType<typeof listTeamMembers>>>();
     const byOrganization = new Map<number, number[]>();
-    for (const row of rows) byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row.id]);
+    for (const row of rows)
+      byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row.id]);
     for (const [organizationId, teamIds] of byOrganization) {
       for (const member of await listTeamMembers(this.db, organizationId, teamIds)) {
         byTeam.set(member.teamId, [...(byTeam.get(member.teamId) ?? []), member]);
