@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { twoFactorDisabled } from "./auth.ts";
 import { pageOf } from "./common.ts";
 
 const idList = z.array(z.number().int().positive()).max(1000);
