@@ -12,7 +12,10 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  Buffer.from("0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082", "hex"),
+  Buffer.from(
+    "0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
+    "hex",
+  ),
 ]);
 
 function multipart(fileName: string, content: Buffer, field = "logo") {
@@ -72,7 +75,10 @@ describe("logo, deletion and owner transfer", () => {
     expect(image.rawPayload.equals(png)).toBe(true);
 
     const stranger = await createUserWithToken(t);
-    const hidden = await t.app.inject({ url: new URL(logoUrl).pathname, headers: authHeader(stranger.token) });
+    const hidden = await t.app.inject({
+      url: new URL(logoUrl).pathname,
+      headers: authHeader(stranger.token),
+    });
     expect(hidden.statusCode).toBe(404);
     expect((await t.app.inject({ url: new URL(logoUrl).pathname })).statusCode).toBe(401);
 
@@ -86,7 +92,11 @@ describe("logo, deletion and owner transfer", () => {
 
   it("refuses a text file named .png, an oversized image, and non-admins", async () => {
     const { organization, owner } = await createOrganization(t);
-    const text = await patchLogo(organization.id, owner.token, multipart("logo.png", Buffer.from("just text")));
+    const text = await patchLogo(
+      organization.id,
+      owner.token,
+      multipart("logo.png", Buffer.from("just text")),
+    );
     expect(text.statusCode).toBe(400);
     expect(text.json()).toEqual({ logo: ["Upload a PNG, JPEG or WebP image."] });
     const big = Buffer.concat([png, Buffer.alloc(2 * 1024 * 1024)]);
@@ -153,10 +163,13 @@ describe("logo, deletion and owner transfer", () => {
     });
     expect(read.statusCode).toBe(404);
 
-    await waitFor(async () => ((await countRows(t, "memberships", organization.id)) === 0 ? true : undefined));
-    const { rows } = await t.database.sql.executeSql("select count(*)::int as n from organizations where id = $1", [
-      organization.id,
-    ]);
+    await waitFor(async () =>
+      (await countRows(t, "memberships", organization.id)) === 0 ? true : undefined,
+    );
+    const { rows } = await t.database.sql.executeSql(
+      "select count(*)::int as n from organizations where id = $1",
+      [organization.id],
+    );
     expect(Number(rows[0]?.n)).toBe(0);
     expect(await countRows(t, "teams", organization.id)).toBe(0);
     expect(await countRows(t, "projects", organization.id)).toBe(0);
@@ -191,8 +204,9 @@ describe("logo, deletion and owner transfer", () => {
     expect(done.statusCode).toBe(200);
     expect(done.json()).toEqual({ detail: "Ownership has been transferred." });
     const roleOf = async (token: string) =>
-      (await t.app.inject({ url: `/api/organizations/${organization.id}/`, headers: authHeader(token) })).json()
-        .role;
+      (
+        await t.app.inject({ url: `/api/organizations/${organization.id}/`, headers: authHeader(token) })
+      ).json().role;
     expect(await roleOf(admin.token)).toBe(1);
     expect(await roleOf(owner.token)).toBe(2);
     expect((await send(owner.token, owner.user.id)).statusCode).toBe(403);

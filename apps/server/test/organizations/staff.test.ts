@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
-import { addMember, createOrganization, createProject, createTeam, waitFor } from "../helpers/org-factories.ts";
+import {
+  addMember,
+  createOrganization,
+  createProject,
+  createTeam,
+  waitFor,
+} from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 describe("staff (users in organizations)", () => {
@@ -84,7 +90,10 @@ describe("staff (users in organizations)", () => {
       [{ userid: 1, organization: organization.id, role: 1 }, "role"],
       [{ userid: 1, organization: organization.id }, "role"],
       [{ userid: 99999999, organization: organization.id, role: 2 }, "userid"],
-      [{ userid: "x@example.test", organization: organization.id, role: 2, teams: [foreignTeam.id] }, "teams"],
+      [
+        { userid: "x@example.test", organization: organization.id, role: 2, teams: [foreignTeam.id] },
+        "teams",
+      ],
     ];
     for (const [payload, field] of cases) {
       const response = await add(owner.token, payload);
@@ -96,7 +105,11 @@ describe("staff (users in organizations)", () => {
   it("stops at the plan's user limit with error_code user_limit_reached", async () => {
     const { organization, owner } = await createOrganization(t); // free plan: 5 users
     for (let index = 0; index < 4; index += 1) await addMember(t, organization.id, 3);
-    const response = await add(owner.token, { userid: "sixth@example.test", organization: organization.id, role: 3 });
+    const response = await add(owner.token, {
+      userid: "sixth@example.test",
+      organization: organization.id,
+      role: 3,
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error_code: "user_limit_reached",
@@ -152,7 +165,10 @@ describe("staff (users in organizations)", () => {
   it("updates roles, protects the owner, removes members", async () => {
     const { organization, owner } = await createOrganization(t);
     const ownerMembership = (
-      await t.app.inject({ url: `/api/usersinorgs/?org=${organization.id}`, headers: authHeader(owner.token) })
+      await t.app.inject({
+        url: `/api/usersinorgs/?org=${organization.id}`,
+        headers: authHeader(owner.token),
+      })
     ).json().results[0].id;
     const member = await addMember(t, organization.id, 3);
     const put = await t.app.inject({
@@ -188,7 +204,10 @@ describe("staff (users in organizations)", () => {
     const { organization, owner } = await createOrganization(t);
     const admin = await addMember(t, organization.id, 2);
     const ownerMembership = (
-      await t.app.inject({ url: `/api/usersinorgs/?org=${organization.id}`, headers: authHeader(owner.token) })
+      await t.app.inject({
+        url: `/api/usersinorgs/?org=${organization.id}`,
+        headers: authHeader(owner.token),
+      })
     ).json().results[0].id;
     const own = await t.app.inject({
       url: `/api/usersinorgs/${admin.membershipId}/?newapikey=1`,
@@ -204,7 +223,9 @@ describe("staff (users in organizations)", () => {
     });
     expect(others.statusCode).toBe(403);
 
-    await t.database.sql.executeSql("update users set two_factor_enabled = true where id = $1", [admin.user.id]);
+    await t.database.sql.executeSql("update users set two_factor_enabled = true where id = $1", [
+      admin.user.id,
+    ]);
     const disabled = await t.app.inject({
       url: `/api/usersinorgs/${admin.membershipId}/disable2fa/`,
       headers: authHeader(owner.token),
@@ -221,12 +242,20 @@ describe("staff (users in organizations)", () => {
   it("lists the directory and searches teams and users", async () => {
     const { organization, owner } = await createOrganization(t);
     await createTeam(t, organization.id, [], "Android squad");
-    const carol = await addMember(t, organization.id, 5, await createUserWithToken(t, { email: "carol@android.test" }));
+    const carol = await addMember(
+      t,
+      organization.id,
+      5,
+      await createUserWithToken(t, { email: "carol@android.test" }),
+    );
     const users = await t.app.inject({
       url: `/api/orgs-users/?org=${organization.id}&search=carol&page_size=5`,
       headers: authHeader(owner.token),
     });
-    expect(users.json()).toMatchObject({ count: 1, results: [{ id: carol.user.id, email: "carol@android.test", role: 5 }] });
+    expect(users.json()).toMatchObject({
+      count: 1,
+      results: [{ id: carol.user.id, email: "carol@android.test", role: 5 }],
+    });
     const search = await t.app.inject({
       url: `/api/teams-users-search/?org=${organization.id}&s=android`,
       headers: authHeader(owner.token),

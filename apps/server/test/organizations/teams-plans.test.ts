@@ -21,11 +21,21 @@ describe("teams", () => {
       payload: { title: "QA", organization: organization.id, users: [member.user.id] },
     });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ title: "QA", organization: organization.id, users: [member.user.id] });
+    expect(created.json()).toMatchObject({
+      title: "QA",
+      organization: organization.id,
+      users: [member.user.id],
+    });
     const id = created.json().id;
-    const list = await t.app.inject({ url: `/api/teams/?s=q&org=${organization.id}`, headers: authHeader(member.token) });
+    const list = await t.app.inject({
+      url: `/api/teams/?s=q&org=${organization.id}`,
+      headers: authHeader(member.token),
+    });
     expect(list.json()).toMatchObject({ count: 1, results: [{ id, title: "QA" }] });
-    const withUsers = await t.app.inject({ url: `/api/orgs-teams/${id}/`, headers: authHeader(member.token) });
+    const withUsers = await t.app.inject({
+      url: `/api/orgs-teams/${id}/`,
+      headers: authHeader(member.token),
+    });
     expect(withUsers.json().users).toEqual([
       { id: member.user.id, email: member.user.email, first_name: "Test", last_name: member.user.lastName },
     ]);
@@ -53,11 +63,21 @@ describe("teams", () => {
       payload: { title: " ", organization: organization.id },
     });
     expect(blank.json()).toEqual({ title: ["This field may not be blank."] });
-    const denied = await t.app.inject({ method: "DELETE", url: `/api/teams/${id}/`, headers: authHeader(member.token) });
+    const denied = await t.app.inject({
+      method: "DELETE",
+      url: `/api/teams/${id}/`,
+      headers: authHeader(member.token),
+    });
     expect(denied.statusCode).toBe(403);
-    const deleted = await t.app.inject({ method: "DELETE", url: `/api/teams/${id}/`, headers: authHeader(owner.token) });
+    const deleted = await t.app.inject({
+      method: "DELETE",
+      url: `/api/teams/${id}/`,
+      headers: authHeader(owner.token),
+    });
     expect(deleted.statusCode).toBe(204);
-    expect((await t.app.inject({ url: `/api/teams/${id}/`, headers: authHeader(owner.token) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ url: `/api/teams/${id}/`, headers: authHeader(owner.token) })).statusCode,
+    ).toBe(404);
   });
 
   it("lets team managers change members of their own teams only", async () => {
@@ -67,12 +87,21 @@ describe("teams", () => {
     const own = await createTeam(t, organization.id, [manager.user.id], "Mine");
     const foreign = await createTeam(t, organization.id, [], "Theirs");
     const put = (teamId: number, payload: object) =>
-      t.app.inject({ method: "PUT", url: `/api/teams/${teamId}/`, headers: authHeader(manager.token), payload });
+      t.app.inject({
+        method: "PUT",
+        url: `/api/teams/${teamId}/`,
+        headers: authHeader(manager.token),
+        payload,
+      });
     const ok = await put(own.id, { title: "Mine", users: [manager.user.id, mate.user.id] });
     expect(ok.json().users).toEqual([manager.user.id, mate.user.id].sort((a, b) => a - b));
     expect((await put(own.id, { title: "Renamed", users: [manager.user.id] })).statusCode).toBe(403);
     expect((await put(foreign.id, { title: "Theirs", users: [manager.user.id] })).statusCode).toBe(403);
-    const del = await t.app.inject({ method: "DELETE", url: `/api/teams/${own.id}/`, headers: authHeader(manager.token) });
+    const del = await t.app.inject({
+      method: "DELETE",
+      url: `/api/teams/${own.id}/`,
+      headers: authHeader(manager.token),
+    });
     expect(del.statusCode).toBe(403);
   });
 });
@@ -89,7 +118,12 @@ describe("plans and usage", () => {
   it("lists tariffs publicly", async () => {
     const response = await t.app.inject("/api/tariffs/");
     expect(response.statusCode).toBe(200);
-    expect(response.json().map((plan: { code: string }) => plan.code)).toEqual(["free", "team", "business", "unlimited"]);
+    expect(response.json().map((plan: { code: string }) => plan.code)).toEqual([
+      "free",
+      "team",
+      "business",
+      "unlimited",
+    ]);
     expect(response.json()[1]).toMatchObject({
       code: "team",
       title: "Team",
@@ -152,6 +186,8 @@ describe("plans and usage", () => {
       return rows.length === 1 ? rows[0]?.subject : undefined;
     });
     expect((await t.app.inject(usageUrl)).statusCode).toBe(401);
-    expect((await t.app.inject({ url: "/api/organization/usage/", headers: authHeader(owner.token) })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ url: "/api/organization/usage/", headers: authHeader(owner.token) })).statusCode,
+    ).toBe(400);
   });
 });
