@@ -23,6 +23,11 @@ import { GdprExportWorker } from "./modules/gdpr/gdpr-export.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import { HealthService } from "./modules/health/health.service.ts";
 import { createMailJobs } from "./modules/mail/mail.jobs.ts";
+import { registerOrganizationAreaRoutes } from "./modules/organization/organization-routes.ts";
+import {
+  createOrganizationServices,
+  type OrganizationServices,
+} from "./modules/organization/organization-services.ts";
 import { registerMailTestRoute } from "./modules/outbox/mail-test.routes.ts";
 import { registerOutboxRoutes } from "./modules/outbox/outbox.routes.ts";
 import { OutboxService } from "./modules/outbox/outbox.service.ts";
@@ -45,6 +50,9 @@ export interface AppServices {
   gdpr: GdprService;
   gdprJobs: ReturnType<typeof createGdprJobs>;
   // --- end accounts ---
+  // --- organizations ---
+  orgs: OrganizationServices;
+  // --- end organizations ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
@@ -84,7 +92,11 @@ export function createServices(platform: Platform): AppServices {
   };
   // --- end accounts ---
 
-  return { tokens, mailJobs, ...accountServices };
+  // --- organizations ---
+  const orgs = createOrganizationServices(platform, { mailJobs, accounts, twoFactor });
+  // --- end organizations ---
+
+  return { tokens, mailJobs, ...accountServices, orgs };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -161,6 +173,9 @@ export async function buildApp(
   // The queue is started before the app is built; pg-boss stores the schedule for every worker.
   await scheduleGdprCleanup(platform.jobs, services.gdprJobs);
   // --- end accounts ---
+  // --- organizations ---
+  registerOrganizationAreaRoutes(app, services.orgs, config.PUBLIC_URL);
+  // --- end organizations ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

@@ -63,6 +63,11 @@ const envSchema = z.object({
     .default([]),
   TRUST_PROXY: booleanString.default(false),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  /** Plan code new organizations get (e.g. "unlimited" when self-hosting); default: the plan marked default. */
+  DEFAULT_PLAN: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,50}$/, "must be a plan code")
+    .optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 

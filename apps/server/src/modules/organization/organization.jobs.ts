@@ -1,0 +1,30 @@
+import { z } from "zod";
+import type { Database } from "../../platform/db/client.ts";
+import { defineJob } from "../../platform/jobs/define-job.ts";
+import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
+import { organizationStoragePrefix } from "./logo.ts";
+import { deleteOrganizationRow } from "./organization.repo.ts";
+
+/**
+ * Deletion runs in the background: stored files can be many and slow to remove. Files go
+ * first, the row last, so a retried run still finds what is left; every step is idempotent.
+ */
+export function createOrganizationJobs(deps: { db: Database; storage: StorageDriver }) {
+  return {
+    delete: defineJob({
+      name: "organization.delete",
+      schema: z.object({ organizationId: z.number().int().positive() }),
+      retry: { limit: 5, delaySeconds: 60, backoff: true },
+      timeoutSeconds: 3600,
+      handler: async ({ organizationId }) => {
+        const prefix = organizationStoragePrefix(organizationId);
+        for await (const object of deps.storage.list(prefix)) {
+          await deps.storage.delete(object.key);
+        }
+        await deleteOrganizationRow(deps.db, organizationId);
+      },
+    }),
+  };
+}
+
+export type OrganizationJobs = ReturnType<typeof createOrganizationJobs>;

@@ -1,0 +1,94 @@
+/**
+ * Owns what can be done to one member's account from the staff screen (re-sent invitation,
+ * two-factor reset, the member's own API key) and the user directory of an organization.
+ * The account changes themselves are the accounts part's; this decides who may ask.
+ */
+import type { Membership, TeamsUsersSearchResult } from "@tarmac/contracts";
+import type { PageParams } from "../../http/pagination.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { AccountsPort } from "../organization/accounts-port.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
+import type { TeamService } from "../team/team.service.ts";
+import { listOrgUserRows } from "./staff.repo.ts";
+import { assertAllowed, type StaffService } from "./staff.service.ts";
+
+const searchLimit = 20;
+
+export class StaffActionsService {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      staff: StaffService;
+      membership: MembershipService;
+      teams: TeamService;
+      accounts: AccountsPort;
+    },
+  ) {}
+
+  async resendInvitation(actorUserId: number, membershipId: number): Promise<{ detail: string }> {
+    const { row, actor } = await this.deps.staff.getVisible(actorUserId, membershipId);
+    assertAllowed(actor, "staff:resend-invitation", { targetRole: row.role });
+    await this.deps.accounts.resendInvitation(row.userId, {
+      invitedByUserId: actorUserId,
+      organizationTitle: await this.deps.membership.getOrganizationTitle(row.organizationId),
+    });
+    return { detail: "The invitation has been sent again." };
+  }
+
+  async rotateApiKey(actorUserId: number, membershipId: number): Promise<Membership & { api_key: string }> {
+    const { row, actor } = await this.deps.staff.getVisible(actorUserId, membershipId);
+    assertAllowed(actor, "staff:rotate-api-key", { isSelf: row.userId === actorUserId });
+    const apiKey = await this.deps.accounts.rotateApiKey(row.userId);
+    return { ...(await this.deps.staff.get(actorUserId, membershipId)), api_key: apiKey };
+  }
+
+  async disableTwoFactor(actorUserId: number, membershipId: number): Promise<{ two_factor_enabled: false }> {
+    const { row, actor } = await this.deps.staff.getVisible(actorUserId, membershipId);
+    assertAllowed(actor, "staff:disable-2fa", { targetRole: row.role, isSelf: row.userId === actorUserId });
+    await this.deps.accounts.disableTwoFactor(row.userId);
+    return { two_factor_enabled: false };
+  }
+
+  async listOrgUsers(actorUserId: number, query: { org: number; search?: string }, params: PageParams) {
+    const actor = await this.deps.membership.getMembership(actorUserId, query.org);
+    assertAllowed(actor, "staff:search-directory");
+    const { count, rows } = await listOrgUserRows(this.deps.db, query.org, {
+      search: query.search || undefined,
+      limit: params.pageSize,
+      offset: params.offset,
+    });
+    return {
+      count,
+      results: rows.map((row) => ({
+        id: row.id,
+        email: row.email,
+        first_name: row.firstName,
+        last_name: row.lastName,
+        role: row.role,
+      })),
+    };
+  }
+
+  async searchTeamsAndUsers(
+    actorUserId: number,
+    query: { org: number; s: string },
+  ): Promise<TeamsUsersSearchResult> {
+    const actor = await this.deps.membership.getMembership(actorUserId, query.org);
+    assertAllowed(actor, "staff:search-directory");
+    const teams = await this.deps.teams.searchTeams(query.org, query.s, searchLimit);
+    const { rows } = await listOrgUserRows(this.deps.db, query.org, {
+      search: query.s || undefined,
+      limit: searchLimit,
+      offset: 0,
+    });
+    return {
+      teams,
+      users: rows.map((row) => ({
+        id: row.id,
+        email: row.email,
+        first_name: row.firstName,
+        last_name: row.lastName,
+      })),
+    };
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * Owns memberships (the spec's "users in organizations"): who is in an organization with
+ * which role, teams and projects; adding people (inviting unknown e-mails) within the plan's
+ * user limit; and the per-member account actions admins may take.
+ */
+import type { CreateMembershipInput, Membership, PatchMembershipInput } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import type { PageParams } from "../../http/pagination.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { AccountsPort } from "../organization/accounts-port.ts";
+import { isUniqueViolation } from "../organization/db-errors.ts";
+import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
+import { isAdminRole, roles } from "../organization/roles.ts";
+import type { PlanService } from "../plan/plan.service.ts";
+import type { TeamService } from "../team/team.service.ts";
+import { findUserByEmail, findUserById, updateUser } from "../users/users.repo.ts";
+import { can, type StaffAction } from "./staff.policy.ts";
+import {
+  deleteMembership,
+  findMembershipOfUser,
+  findMembershipRow,
+  findProjectIdsInOrganization,
+  insertMembership,
+  listMembershipRows,
+  listProjectIdsOfUsers,
+  type MembershipRow,
+  replaceUserProjects,
+  updateMembershipRole,
+} from "./staff.repo.ts";
+
+export interface StaffDeps {
+  db: Database;
+  membership: MembershipService;
+  plans: PlanService;
+  teams: TeamService;
+  accounts: AccountsPort;
+}
+
+const alreadyMember = () =>
+  AppError.validation({ userid: ["This user is already a member of the organization."] });
+
+export const userLimitReached = () =>
+  new AppError(
+    "user_limit_reached",
+    400,
+    "The organization has reached its user limit.",
+    undefined,
+    "user_limit_reached",
+  );
+
+export class StaffService {
+  constructor(private readonly deps: StaffDeps) {}
+
+  async list(
+    actorUserId: number,
+    filter: { org: number; s?: string },
+    params: PageParams,
+  ): Promise<{ count: number; results: Membership[] }> {
+    const member = await this.deps.membership.getMembership(actorUserId, filter.org);
+    const { count, rows } = await listMembershipRows(this.deps.db, filter.org, {
+      onlyUserIds: await this.visibleUserIds(member),
+      search: filter.s || undefined,
+      limit: params.pageSize,
+      offset: params.offset,
+    });
+    return { count, results: await this.present(filter.org, rows) };
+  }
+
+  async get(actorUserId: number, membershipId: number): Promise<Membership> {
+    const { row } = await this.getVisible(actorUserId, membershipId);
+    const [presented] = await this.present(row.organizationId, [row]);
+    if (!presented) throw AppError.notFound();
+    return presented;
+  }
+
+  async create(actorUserId: number, input: CreateMembershipInput): Promise<Membership> {
+    const { db, membership, plans, teams, accounts } = this.deps;
+    const organizationId = input.organization;
+    const actor = await membership.getMembership(actorUserId, organizationId);
+    assertAllowed(actor, "staff:create");
+    let membershipId: number;
+    try {
+      membershipId = await db.transaction(async (tx) => {
+        await membership.lockOrganization(organizationId, tx);
+        const existing =
+          typeof input.userid === "number"
+            ? await findUserById(tx, input.userid)
+            : await findUserByEmail(tx, input.userid);
+        if (typeof input.userid === "number" && !existing) {
+          throw AppError.validation({ userid: ["No user with this id."] });
+        }
+        if (existing && (await findMembershipOfUser(tx, organizationId, existing.id))) throw alreadyMember();
+        const usage = await plans.readUsage(organizationId, tx);
+        if (usage.user_limit > 0 && usage.users_count >= usage.user_limit) throw userLimitReached();
+        await teams.assertTeamsInOrganization(organizationId, input.teams, tx);
+        await this.assertProjectsInOrganization(organizationId, input.projects, tx);
+        const { userId } = await accounts.inviteByEmail(
+          {
+            email: existing?.email ?? String(input.userid),
+            firstName: input.first_name,
+            lastName: input.last_name,
+            invitedByUserId: actorUserId,
+            organizationTitle: await membership.getOrganizationTitle(organizationId, tx),
+          },
+          { tx },
+        );
+        const id = await insertMembership(tx, {
+          organizationId,
+          userId,
+          role: input.role,
+          invitedBy: actorUserId,
+        });
+        await teams.setUserTeams(organizationId, userId, input.teams, tx);
+        await replaceUserProjects(tx, organizationId, userId, [...new Set(input.projects)], input.role);
+        return id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, "memberships_org_user_key")) throw alreadyMember();
+      throw error;
+    }
+    return this.get(actorUserId, membershipId);
+  }
+
+  async update(actorUserId: number, membershipId: number, input: PatchMembershipInput): Promise<Membership> {
+    const { row, actor } = await this.getVisible(actorUserId, membershipId);
+    assertAllowed(actor, "staff:update", { targetRole: row.role, isSelf: row.userId === actorUserId });
+    if (row.role === roles.owner && input.role !== undefined) {
+      throw AppError.validation({ role: ["The owner's role changes only by transferring ownership."] });
+    }
+    const { db, teams } = this.deps;
+    const organizationId = row.organizationId;
+    await db.transaction(async (tx) => {
+      if (input.teams) await teams.assertTeamsInOrganization(organizationId, input.teams, tx);
+      if (input.projects) await this.assertProjectsInOrganization(organizationId, input.projects, tx);
+      const role = row.role === roles.owner ? roles.owner : (input.role ?? row.role);
+      if (role !== row.role) await updateMembershipRole(tx, organizationId, row.id, role);
+      if (input.teams) await teams.setUserTeams(organizationId, row.userId, input.teams, tx);
+      if (input.projects) {
+        await replaceUserProjects(tx, organizationId, row.userId, [...new Set(input.projects)], role);
+      }
+      // Names belong to the person; an admin may fill them in only until the invitation is accepted.
+      if (!row.isActive && (input.first_name !== undefined || input.last_name !== undefined)) {
+        await updateUser(tx, row.userId, {
+          ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
+          ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
+        });
+      }
+    });
+    return this.get(actorUserId, membershipId);
+  }
+
+  /** Removes a member with their team and project places; the owner cannot be removed. */
+  async remove(actorUserId: number, membershipId: number): Promise<void> {
+    const { row, actor } = await this.getVisible(actorUserId, membershipId);
+    if (row.role === roles.owner) {
+      throw AppError.badRequest("The owner cannot be removed; transfer ownership first.");
+    }
+    assertAllowed(actor, "staff:remove", { targetRole: row.role, isSelf: row.userId === actorUserId });
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.teams.removeUserFromTeams(row.organizationId, row.userId, tx);
+      await replaceUserProjects(tx, row.organizationId, row.userId, [], row.role);
+      await deleteMembership(tx, row.organizationId, row.id);
+    });
+  }
+
+  /** A membership the caller may see, with the caller's own membership in that organization. */
+  async getVisible(
+    actorUserId: number,
+    membershipId: number,
+  ): Promise<{ row: MembershipRow; actor: MemberContext }> {
+    const memberships = await this.deps.membership.listMemberships(actorUserId);
+    const row = await findMembershipRow(
+      this.deps.db,
+      memberships.map((item) => item.organizationId),
+      membershipId,
+    );
+    const actor = row && memberships.find((item) => item.organizationId === row.organizationId);
+    if (!row || !actor) throw AppError.notFound();
+    const visible = await this.visibleUserIds(actor);
+    if (visible && !visible.includes(row.userId)) throw AppError.notFound();
+    return { row, actor };
+  }
+
+  /** Null when the member sees everyone; otherwise the user ids they may see. */
+  private async visibleUserIds(member: MemberContext): Promise<number[] | undefined> {
+    if (isAdminRole(member.role)) return undefined;
+    if (member.role !== roles.teamManager) return [member.userId];
+    const teammates = await this.deps.teams.listTeammateIds(member.organizationId, member.userId);
+    return [member.userId, ...teammates];
+  }
+
+  private async assertProjectsInOrganization(organizationId: number, ids: number[], db: Database) {
+    const wanted = [...new Set(ids)];
+    const found = new Set(await findProjectIdsInOrganization(db, organizationId, wanted));
+    const missing = wanted.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      throw AppError.validation({
+        projects: [`Unknown projects in this organization: ${missing.join(", ")}.`],
+      });
+    }
+  }
+
+  async present(organizationId: number, rows: MembershipRow[]): Promise<Membership[]> {
+    const userIds = rows.map((row) => row.userId);
+    const teamIds = await this.deps.teams.teamIdsByUser(organizationId, userIds);
+    const projectIds = new Map<number, number[]>();
+    for (const item of await listProjectIdsOfUsers(this.deps.db, organizationId, userIds)) {
+      projectIds.set(item.userId, [...(projectIds.get(item.userId) ?? []), item.projectId]);
+    }
+    return rows.map((row) => ({
+      id: row.id,
+      userid: row.userId,
+      email: row.email,
+      first_name: row.firstName,
+      last_name: row.lastName,
+      role: row.role,
+      organization: row.organizationId,
+      teams: teamIds.get(row.userId) ?? [],
+      projects: projectIds.get(row.userId) ?? [],
+      is_active: row.isActive,
+      two_factor_enabled: row.twoFactorEnabled,
+      created_at: row.createdAt.toISOString(),
+    }));
+  }
+}
+
+export function assertAllowed(
+  member: MemberContext,
+  action: StaffAction,
+  subject: { isSelf?: boolean; inTeam?: boolean; targetRole?: number } = {},
+): void {
+  if (!can(member, action, subject)) throw AppError.forbidden();
+}

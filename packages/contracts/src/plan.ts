@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+/** A plan as offered on the pricing page: space in MB, price in major units, 0 limits = unlimited. */
+export const tariff = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    title: z.string(),
+    price: z.number(),
+    currency: z.string(),
+    space_limit: z.number(),
+    build_limit: z.number().int(),
+    projects_limit: z.number().int(),
+    user_limit: z.number().int(),
+  })
+  .meta({ id: "Tariff" });
+export type Tariff = z.infer<typeof tariff>;
+
+export const tariffList = z.array(tariff);
+
+export const usageQuery = z.object({ org: z.coerce.number().int().positive() });
+
+/** Usage of one organization; space in MB with two decimals. */
+export const organizationUsage = z
+  .object({
+    org_id: z.number().int(),
+    space_used: z.number(),
+    space_limit: z.number(),
+    builds_count: z.number().int(),
+    build_limit: z.number().int(),
+    projects_count: z.number().int(),
+    projects_limit: z.number().int(),
+    users_count: z.number().int(),
+    user_limit: z.number().int(),
+    critical: z.boolean(),
+  })
+  .meta({ id: "OrganizationUsage" });
+export type OrganizationUsage = z.infer<typeof organizationUsage>;

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { pageOf } from "./common.ts";
+
+const idList = z.array(z.number().int().positive()).max(1000);
+const nameField = z.string().trim().max(150, "Ensure this field has no more than 150 characters.");
+
+/** Roles a member can be given; 1 (owner) moves only by owner transfer. */
+export const assignableRole = z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)], {
+  error: "Choose one of the roles 2, 3, 4 or 5.",
+});
+
+export const membership = z
+  .object({
+    id: z.number().int(),
+    userid: z.number().int(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    role: z.number().int(),
+    organization: z.number().int(),
+    teams: z.array(z.number().int()),
+    projects: z.array(z.number().int()),
+    is_active: z.boolean(),
+    two_factor_enabled: z.boolean(),
+    created_at: z.string(),
+  })
+  .meta({ id: "Membership" });
+export type Membership = z.infer<typeof membership>;
+
+export const membershipWithApiKey = membership.extend({ api_key: z.string() });
+export const membershipPage = pageOf(membership);
+
+export const membershipListQuery = z.object({
+  org: z.coerce.number().int().positive(),
+  s: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+export const membershipDetailQuery = z.object({
+  resend: z.enum(["1", "true"]).optional(),
+  newapikey: z.enum(["1", "true"]).optional(),
+});
+
+/** `userid` names an existing user by id, or anyone by e-mail (unknown addresses are invited). */
+export const createMembershipInput = z.object({
+  userid: z.union([z.number().int().positive(), z.email("Enter a user id or a valid e-mail address.")]),
+  organization: z.number().int().positive(),
+  role: assignableRole,
+  teams: idList.default([]),
+  projects: idList.default([]),
+  first_name: nameField.default(""),
+  last_name: nameField.default(""),
+});
+export type CreateMembershipInput = z.infer<typeof createMembershipInput>;
+
+export const updateMembershipInput = z.object({
+  role: assignableRole,
+  teams: idList.default([]),
+  projects: idList.default([]),
+  first_name: nameField.optional(),
+  last_name: nameField.optional(),
+});
+export const patchMembershipInput = z.object({
+  role: assignableRole.optional(),
+  teams: idList.optional(),
+  projects: idList.optional(),
+  first_name: nameField.optional(),
+  last_name: nameField.optional(),
+});
+export type PatchMembershipInput = z.infer<typeof patchMembershipInput>;
+
+export const orgUser = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  role: z.number().int(),
+});
+export const orgUserPage = pageOf(orgUser);
+
+export const orgUsersQuery = z.object({
+  org: z.coerce.number().int().positive(),
+  search: z.string().trim().max(200).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+export const teamsUsersSearchQuery = z.object({
+  org: z.coerce.number().int().positive(),
+  s: z.string().trim().max(200).default(""),
+});
+
+export const teamsUsersSearchResult = z.object({
+  teams: z.array(z.object({ id: z.number().int(), title: z.string() })),
+  users: z.array(
+    z.object({ id: z.number().int(), email: z.string(), first_name: z.string(), last_name: z.string() }),
+  ),
+});
+export type TeamsUsersSearchResult = z.infer<typeof teamsUsersSearchResult>;
