@@ -1,6 +1,5 @@
 import { z } from "zod";
-
-export const planSummary = z.object({ id: z.number().int(), code: z.string(), title: z.string() });
+import { planSummary } from "./organization.ts";
 
 export const profileOrgData = z.object({
   org_id: z.number().int(),
