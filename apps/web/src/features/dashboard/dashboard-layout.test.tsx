@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken, setToken } from "../../api/client.ts";
 import { CURRENT_APP_ID_KEY, CURRENT_ORG_ID_KEY } from "../../api/token.ts";
-import { makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/fixtures.ts";
 import { renderApp, stubApi } from "../../test/render.tsx";
 
 describe("dashboard layout", () => {
@@ -58,7 +58,7 @@ describe("dashboard layout", () => {
         status: 200,
         body: [
           makeProfile({
-            org_data: created ? [{ ...makeProfile().org_data[0]!, org_id: 31, title: "Blue Sky Labs" }] : [],
+            org_data: created ? [makeOrg({ org_id: 31, title: "Blue Sky Labs" })] : [],
           }),
         ],
       }),
