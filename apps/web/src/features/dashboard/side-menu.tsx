@@ -1,7 +1,7 @@
 // The dashboard's side menu (spec §2): links, one expanded submenu at a time, the storage
 // warning and the organization switcher.
 import { Avatar, Box, Divider, NavLink, ScrollArea, Stack, Text, UnstyledButton } from "@mantine/core";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { canManageTeams, isAdminRole } from "../organization/roles.ts";
@@ -42,8 +42,11 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
   ];
 }
 
-function findSectionOf(sections: MenuSection[], pathname: string): string | null {
-  return sections.find((section) => section.links.some((link) => link.to === pathname))?.id ?? null;
+/** The submenu holding a page, known from its path even before the profile (and role) is loaded. */
+export function findSectionOf(pathname: string): string | null {
+  if (pathname.startsWith("/dashboard/organization/")) return "organization";
+  if (pathname.startsWith("/dashboard/profile")) return "account";
+  return null;
 }
 
 interface SideMenuProps {
@@ -58,8 +61,13 @@ export function SideMenu({ onNavigate, onLogout, leaving }: SideMenuProps) {
   const { currentOrg, orgs, selectOrg } = useDashboard();
   const sections = buildMenuSections(currentOrg?.role, currentOrg !== null);
   // Only one submenu is open; choosing the open one again closes it.
-  const [expanded, setExpanded] = useState<string | null>(() => findSectionOf(sections, pathname));
+  const [expanded, setExpanded] = useState<string | null>(() => findSectionOf(pathname));
   const toggle = (id: string) => setExpanded((current) => (current === id ? null : id));
+  // Arriving at a page by a link outside the menu opens its submenu (and only that one).
+  useEffect(() => {
+    const section = findSectionOf(pathname);
+    if (section) setExpanded(section);
+  }, [pathname]);
 
   return (
     <Stack gap="xs" h="100%">

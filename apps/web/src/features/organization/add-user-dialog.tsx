@@ -114,6 +114,7 @@ export function AddUserDialog({ opened, org, onClose, onCreated }: AddUserDialog
               label={t("fields.first_name")}
               name="first_name"
               readOnly={form.namesLocked}
+              variant={form.namesLocked ? "filled" : "default"}
               value={form.firstName}
               onChange={(event) => form.setFirstName(event.currentTarget.value)}
               error={form.fieldErrors.first_name}
@@ -122,6 +123,7 @@ export function AddUserDialog({ opened, org, onClose, onCreated }: AddUserDialog
               label={t("fields.last_name")}
               name="last_name"
               readOnly={form.namesLocked}
+              variant={form.namesLocked ? "filled" : "default"}
               value={form.lastName}
               onChange={(event) => form.setLastName(event.currentTarget.value)}
               error={form.fieldErrors.last_name}
