@@ -38,7 +38,7 @@ export function TeamsPage() {
   return (
     <PageFrame title={t("teams.title")} description={t("teams.description")}>
       <ProfileGate needsOrg allow={canManageTeams}>
-        {(_profile, org) => (org ? <TeamsList org={org} /> : null)}
+        {(profile, org) => (org ? <TeamsList org={org} userId={profile.user_id} /> : null)}
       </ProfileGate>
     </PageFrame>
   );
@@ -46,7 +46,7 @@ export function TeamsPage() {
 
 type Editing = { mode: "create" } | { mode: "edit"; team: TeamWithUsers } | null;
 
-function TeamsList({ org }: { org: OrgData }) {
+function TeamsList({ org, userId }: { org: OrgData; userId: number }) {
   const { t } = useTranslation();
   const alerts = useAlerts();
   const queryClient = useQueryClient();
@@ -94,14 +94,17 @@ function TeamsList({ org }: { org: OrgData }) {
               </Group>
             </Stack>
             <Group gap="xs">
-              <Button
-                variant="light"
-                size="xs"
-                aria-label={t("teams.edit_named", { title: team.title })}
-                onClick={() => setEditing({ mode: "edit", team })}
-              >
-                {t("teams.edit")}
-              </Button>
+              {/* Team managers edit only the teams they belong to. */}
+              {admin || team.users.some((user) => user.id === userId) ? (
+                <Button
+                  variant="light"
+                  size="xs"
+                  aria-label={t("teams.edit_named", { title: team.title })}
+                  onClick={() => setEditing({ mode: "edit", team })}
+                >
+                  {t("teams.edit")}
+                </Button>
+              ) : null}
               {admin ? (
                 <Button
                   variant="subtle"
