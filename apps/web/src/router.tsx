@@ -36,6 +36,43 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "profile",
+            lazy: async () => ({
+              Component: (await import("./features/profile/profile-page.tsx")).ProfilePage,
+            }),
+          },
+          {
+            path: "organization/new",
+            lazy: async () => ({
+              Component: (await import("./features/organization/create-organization-page.tsx"))
+                .CreateOrganizationPage,
+            }),
+          },
+          {
+            path: "organization/settings",
+            lazy: async () => ({
+              Component: (await import("./features/organization/settings-page.tsx")).SettingsPage,
+            }),
+          },
+          {
+            path: "organization/staff",
+            lazy: async () => ({
+              Component: (await import("./features/organization/staff-page.tsx")).StaffPage,
+            }),
+          },
+          {
+            path: "organization/teams",
+            lazy: async () => ({
+              Component: (await import("./features/organization/teams-page.tsx")).TeamsPage,
+            }),
+          },
+          {
+            path: "organization/plan",
+            lazy: async () => ({
+              Component: (await import("./features/organization/plan-page.tsx")).PlanPage,
+            }),
+          },
+          {
             path: "*",
             lazy: async () => ({
               Component: (await import("./features/dashboard/dashboard-not-found.tsx")).DashboardNotFound,

@@ -46,8 +46,24 @@ export function requestPasswordUpdate(code: string, password: string): Promise<u
   return api.post("/api/user/password/update/", { code, password });
 }
 
-export function requestActivation(code: string): Promise<ActivateReply | null> {
-  return api.post<ActivateReply | null>(`/api/user/activate/${encodeURIComponent(code)}/`);
+export interface ActivationInfo {
+  email: string;
+  kind: "activation" | "invitation";
+  requires_password: boolean;
+}
+
+export interface ActivationInput {
+  password?: string;
+  first_name?: string;
+  last_name?: string;
+}
+
+export function checkActivation(code: string): Promise<ActivationInfo> {
+  return api.get<ActivationInfo>(`/api/user/activate/${encodeURIComponent(code)}/`);
+}
+
+export function requestActivation(code: string, input?: ActivationInput): Promise<ActivateReply | null> {
+  return api.post<ActivateReply | null>(`/api/user/activate/${encodeURIComponent(code)}/`, input);
 }
 
 export function requestReinvite(email: string): Promise<unknown> {

@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken } from "../../api/client.ts";
-import { jsonResponse, renderApp } from "../../test/render.tsx";
+import { jsonResponse, renderApp, stubApi } from "../../test/render.tsx";
 
 interface Call {
   method: string;
@@ -60,19 +60,27 @@ describe("account forms", () => {
     ]);
   });
 
-  it("signup with a token in the reply opens the dashboard", async () => {
+  it("signup stores the token, asks to check the e-mail, then offers the dashboard", async () => {
     stubServer(201, { token: "new-user-token" });
     const user = userEvent.setup();
     const { router } = renderApp("/signup");
     await screen.findByRole("heading", { name: "Create your account" });
+    expect(screen.getByText(/^At least 10 characters/)).toBeTruthy();
     await user.type(screen.getByLabelText(/^First name/), "Ann");
     await user.type(screen.getByLabelText(/^Last name/), "Lee");
     await user.type(screen.getByLabelText(/^Email/), "ann@example.com");
     await user.type(screen.getByLabelText(/^Password/), "long-enough-pass");
     await user.click(screen.getByRole("button", { name: "Create account" }));
+    expect(await screen.findByRole("heading", { name: "Check your e-mail" })).toBeTruthy();
+    expect(
+      screen.getByText(
+        "Almost done! We sent an activation link to ann@example.com. Open it to activate your account.",
+      ),
+    ).toBeTruthy();
+    expect(getToken()).toBe("new-user-token");
+    await user.click(screen.getByRole("button", { name: "Go to the dashboard" }));
     await screen.findByRole("heading", { name: "Dashboard" });
     expect(router.state.location.pathname).toBe("/dashboard");
-    expect(getToken()).toBe("new-user-token");
   });
 
   it("reset posts the e-mail and confirms without telling whether the account exists", async () => {
@@ -119,17 +127,71 @@ describe("account forms", () => {
     ]);
   });
 
-  it("activate/:code posts the code after the user confirms and shows the server's detail on failure", async () => {
-    const calls = stubServer(400, { detail: "This activation link has expired." });
+  it("activate/:code checks the link, posts after the user confirms and shows the server's detail", async () => {
+    const calls = stubApi({
+      "GET /api/user/activate/abc%2F1/": {
+        status: 200,
+        body: { email: "ann@example.com", kind: "activation", requires_password: false },
+      },
+      "POST /api/user/activate/abc%2F1/": {
+        status: 400,
+        body: { detail: "This activation link has expired." },
+      },
+    });
     const user = userEvent.setup();
     renderApp("/activate/abc%2F1");
-    await user.click(await screen.findByRole("button", { name: "Activate my account" }));
+    expect(await screen.findByText("Confirm to activate the Tarmac account ann@example.com.")).toBeTruthy();
+    expect(screen.queryByLabelText(/^Password/)).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Activate my account" }));
     expect(await screen.findByText("This activation link has expired.")).toBeTruthy();
-    expect(calls).toEqual([{ method: "POST", url: "/api/user/activate/abc%2F1/", body: null }]);
+    expect(calls).toEqual([
+      { method: "GET", url: "/api/user/activate/abc%2F1/", body: null },
+      { method: "POST", url: "/api/user/activate/abc%2F1/", body: null },
+    ]);
+  });
+
+  it("activate/:code of an invitation asks for names and a password and signs in", async () => {
+    const calls = stubApi({
+      "GET /api/user/activate/inv/": {
+        status: 200,
+        body: { email: "bob@example.com", kind: "invitation", requires_password: true },
+      },
+      "POST /api/user/activate/inv/": { status: 200, body: { token: "invited-token" } },
+    });
+    const user = userEvent.setup();
+    renderApp("/activate/inv");
+    await screen.findByRole("heading", { name: "Accept your invitation" });
+    await user.type(screen.getByLabelText(/^First name/), " Bob ");
+    await user.type(screen.getByLabelText(/^Last name/), "Roe");
+    await user.type(screen.getByLabelText(/^Password/), "a-long-passphrase");
+    await user.click(screen.getByRole("button", { name: "Accept invitation" }));
+    expect(await screen.findByText("Your account is active.")).toBeTruthy();
+    expect(getToken()).toBe("invited-token");
+    expect(screen.getByRole("link", { name: "Go to the dashboard" }).getAttribute("href")).toBe("/dashboard");
+    expect(calls[1]).toEqual({
+      method: "POST",
+      url: "/api/user/activate/inv/",
+      body: { password: "a-long-passphrase", first_name: "Bob", last_name: "Roe" },
+    });
+  });
+
+  it("activate/:code explains an unknown or expired link", async () => {
+    stubApi({});
+    renderApp("/activate/gone");
+    expect(
+      await screen.findByText("This link is not valid or has expired. Request a new one below."),
+    ).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Activate my account" })).toBeNull();
   });
 
   it("activate/:code offers the login after success", async () => {
-    stubServer(200, { detail: "Activated." });
+    stubApi({
+      "GET /api/user/activate/abc/": {
+        status: 200,
+        body: { email: "ann@example.com", kind: "activation", requires_password: false },
+      },
+      "POST /api/user/activate/abc/": { status: 200, body: { detail: "Activated." } },
+    });
     const user = userEvent.setup();
     renderApp("/activate/abc");
     await user.click(await screen.findByRole("button", { name: "Activate my account" }));

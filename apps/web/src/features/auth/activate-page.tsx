@@ -1,13 +1,15 @@
 import { Anchor, Button, Group, Stack, Text, TextInput } from "@mantine/core";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import { requestActivation, requestReinvite } from "../../api/auth.ts";
-import { setToken } from "../../api/client.ts";
+import { checkActivation, requestReinvite } from "../../api/auth.ts";
+import { ApiError } from "../../api/client.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { PageLoader } from "../../ui/page-loader.tsx";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
+import { ActivationForm } from "./activation-form.tsx";
 import { FormAlert } from "./form-alert.tsx";
 import { useFormErrors } from "./use-form-errors.ts";
 
@@ -25,54 +27,40 @@ export function ActivatePage() {
   );
 }
 
-/** Activation waits for a click: mail scanners that open links must not activate accounts. */
+/** The link is checked first; activation then waits for a click, so mail scanners opening links do nothing. */
 function ActivateWithCode({ code }: { code: string }) {
   const { t } = useTranslation();
-  const formErrors = useFormErrors([]);
-  const [result, setResult] = useState<"none" | "active" | "signed_in">("none");
-
-  const activate = useMutation({
-    mutationFn: () => requestActivation(code),
-    onSuccess: (reply) => {
-      if (reply?.token) {
-        setToken(reply.token);
-        setResult("signed_in");
-      } else {
-        setResult("active");
-      }
-    },
-    onError: formErrors.showError,
+  const check = useQuery({
+    queryKey: ["activation", code],
+    queryFn: () => checkActivation(code),
+    retry: false,
   });
-
+  const invitation = check.data?.kind === "invitation";
   return (
-    <AuthCard title={t("activate.title")} subtitle={t("activate.description")}>
-      <FormAlert state={formErrors} />
-      {result === "none" ? (
-        <Button
-          fullWidth
-          size="md"
-          loading={activate.isPending}
-          onClick={() => {
-            formErrors.reset();
-            activate.mutate();
-          }}
-        >
-          {t("activate.submit")}
-        </Button>
-      ) : (
-        <Stack gap="md">
-          <Alert type="success" message={t("activate.done")} timeout={0} dismissible={false} />
-          {result === "signed_in" ? (
-            <Button component={Link} to="/dashboard" fullWidth size="md">
-              {t("activate.go_dashboard")}
-            </Button>
-          ) : (
-            <Button component={Link} to="/login" fullWidth size="md">
-              {t("activate.go_login")}
-            </Button>
-          )}
-        </Stack>
-      )}
+    <AuthCard
+      title={invitation ? t("activate.invitation_title") : t("activate.title")}
+      subtitle={
+        check.data
+          ? t(invitation ? "activate.invitation_description" : "activate.description_for", {
+              email: check.data.email,
+            })
+          : t("activate.description")
+      }
+    >
+      {check.isPending ? <PageLoader /> : null}
+      {check.isError ? (
+        <Alert
+          type="error"
+          message={
+            check.error instanceof ApiError && check.error.status === 404
+              ? t("activate.invalid")
+              : t("errors.server")
+          }
+          timeout={0}
+          dismissible={false}
+        />
+      ) : null}
+      {check.data ? <ActivationForm code={code} info={check.data} /> : null}
     </AuthCard>
   );
 }

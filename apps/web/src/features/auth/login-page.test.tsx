@@ -91,6 +91,53 @@ describe("login page", () => {
     expect(router.state.location.pathname).toBe("/dashboard");
   });
 
+  it("keeps the second-factor step on a wrong code and accepts a recovery code instead", async () => {
+    const bodies = stubLogin([
+      { status: 200, body: { two_factor_required: true } },
+      { status: 400, body: { otp: ["Invalid code."] } },
+      { status: 200, body: { token: "tok-recovery" } },
+    ]);
+    renderApp("/login");
+    const user = await fillCredentials("ann@example.com", "s3cret-pass");
+    await user.type(await screen.findByLabelText(/^Verification code/), "000000");
+    await user.click(screen.getByRole("button", { name: "Verify and log in" }));
+    expect(await screen.findByText("Invalid code.")).toBeTruthy();
+    const otp = screen.getByLabelText(/^Verification code/);
+    await user.clear(otp);
+    await user.type(otp, " rc-7f3a-91bd ");
+    await user.click(screen.getByRole("button", { name: "Verify and log in" }));
+    await screen.findByRole("heading", { name: "Dashboard" });
+    expect(bodies.slice(1)).toEqual([
+      { email: "ann@example.com", password: "s3cret-pass", otp: "000000" },
+      { email: "ann@example.com", password: "s3cret-pass", otp: "rc-7f3a-91bd" },
+    ]);
+    expect(getToken()).toBe("tok-recovery");
+  });
+
+  it("logs a mobile-only account out again after the second factor", async () => {
+    stubLogin([
+      { status: 200, body: { two_factor_required: true } },
+      { status: 200, body: { mobile_only: true } },
+    ]);
+    const { router } = renderApp("/login");
+    const user = await fillCredentials("tester@example.com", "s3cret-pass");
+    await user.type(await screen.findByLabelText(/^Verification code/), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify and log in" }));
+    expect(
+      await screen.findByText("This account can only be used in the Tarmac mobile app. Please log in there."),
+    ).toBeTruthy();
+    expect(screen.getByLabelText(/^Email/)).toBeTruthy();
+    expect(getToken()).toBeNull();
+    expect(router.state.location.pathname).toBe("/login");
+  });
+
+  it("shows the lock-out message of a throttled login", async () => {
+    stubLogin([{ status: 429, body: { detail: "Too many failed attempts. Try again in 15 minutes." } }]);
+    renderApp("/login");
+    await fillCredentials("ann@example.com", "guess");
+    expect(await screen.findByText("Too many failed attempts. Try again in 15 minutes.")).toBeTruthy();
+  });
+
   it("shows the server's field errors beside their fields and other errors in the alert", async () => {
     stubLogin([
       {

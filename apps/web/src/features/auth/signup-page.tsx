@@ -1,4 +1,14 @@
-import { Anchor, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput } from "@mantine/core";
+import {
+  Anchor,
+  Button,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -20,18 +30,16 @@ export function SignupPage() {
   useDocumentTitle(t("signup.title"));
   const [form, setForm] = useState<RegisterInput>(EMPTY_FORM);
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const [signedIn, setSignedIn] = useState(false);
   const formErrors = useFormErrors(SIGNUP_FIELDS);
   const { errors } = formErrors;
 
   const register = useMutation({
     mutationFn: requestRegistration,
     onSuccess: (reply, input) => {
-      if (reply?.token) {
-        setToken(reply.token);
-        navigate("/dashboard", { replace: true });
-        return;
-      }
-      // Without a token the account waits for activation by e-mail.
+      // The new account may sign in at once but stays limited until the e-mailed link is opened.
+      if (reply?.token) setToken(reply.token);
+      setSignedIn(Boolean(reply?.token));
       setSentTo(input.email);
     },
     onError: formErrors.showError,
@@ -57,12 +65,22 @@ export function SignupPage() {
     <PublicLayout>
       <AuthCard title={t("signup.title")} subtitle={t("signup.subtitle")}>
         {sentTo ? (
-          <Alert
-            type="success"
-            message={t("signup.check_inbox", { email: sentTo })}
-            timeout={0}
-            dismissible={false}
-          />
+          <Stack gap="md">
+            <Title order={2} fz="lg">
+              {t("signup.check_title")}
+            </Title>
+            <Alert
+              type="success"
+              message={t("signup.check_inbox", { email: sentTo })}
+              timeout={0}
+              dismissible={false}
+            />
+            {signedIn ? (
+              <Button fullWidth size="md" onClick={() => navigate("/dashboard", { replace: true })}>
+                {t("activate.go_dashboard")}
+              </Button>
+            ) : null}
+          </Stack>
         ) : (
           <>
             <FormAlert state={formErrors} />
@@ -105,6 +123,7 @@ export function SignupPage() {
                   required
                   value={form.password}
                   onChange={update("password")}
+                  description={t("signup.password_rules")}
                   error={errors.fields.password}
                   visibilityToggleButtonProps={{ "aria-label": t("fields.toggle_password") }}
                 />

@@ -1,4 +1,4 @@
-import { AppShell, Button, Group } from "@mantine/core";
+import { AppShell, Burger, Drawer, Group } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -6,11 +6,29 @@ import { Link, Outlet, useNavigate } from "react-router";
 import { logout } from "../../api/auth.ts";
 import { BrandMark } from "../../ui/brand-mark.tsx";
 import { LanguageSelect } from "../../ui/language-select.tsx";
+import { useBreakpoint } from "../../ui/use-breakpoint.ts";
+import { DashboardProvider } from "./dashboard-context.tsx";
+import { SideMenu } from "./side-menu.tsx";
+
+const NAVBAR_WIDTH = 264;
 
 export function DashboardLayout() {
+  return (
+    <DashboardProvider>
+      <DashboardShell />
+    </DashboardProvider>
+  );
+}
+
+function DashboardShell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { breakpoint } = useBreakpoint();
+  // Phones and small tablets (xs, sm) get the menu in a drawer behind a burger button.
+  const compact = breakpoint === "xs" || breakpoint === "sm";
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [menuActive, setMenuActive] = useState(true);
   const [leaving, setLeaving] = useState(false);
 
   const signOut = async () => {
@@ -25,22 +43,49 @@ export function DashboardLayout() {
     }
   };
 
+  const menuOpen = compact ? drawerOpen : menuActive;
+  const menu = <SideMenu onNavigate={() => setDrawerOpen(false)} onLogout={signOut} leaving={leaving} />;
+
   return (
-    <AppShell header={{ height: 60 }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: NAVBAR_WIDTH, breakpoint: "md", collapsed: { mobile: true, desktop: !menuActive } }}
+      padding={{ base: "sm", sm: "md", md: "lg" }}
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Link to="/dashboard" aria-label={t("dashboard.title")} style={{ textDecoration: "none" }}>
-            <BrandMark />
-          </Link>
           <Group gap="sm" wrap="nowrap">
-            <LanguageSelect />
-            <Button variant="default" size="xs" loading={leaving} onClick={signOut}>
-              {t("dashboard.logout")}
-            </Button>
+            <Burger
+              size="sm"
+              opened={menuOpen}
+              aria-label={menuOpen ? t("menu.hide") : t("menu.show")}
+              aria-expanded={menuOpen}
+              onClick={() => (compact ? setDrawerOpen((open) => !open) : setMenuActive((active) => !active))}
+            />
+            <Link to="/dashboard" aria-label={t("dashboard.title")} style={{ textDecoration: "none" }}>
+              <BrandMark />
+            </Link>
           </Group>
+          <LanguageSelect />
         </Group>
       </AppShell.Header>
-      <AppShell.Main>
+      {compact ? (
+        <Drawer
+          opened={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          title={t("menu.label")}
+          size={NAVBAR_WIDTH + 16}
+          padding="sm"
+          closeButtonProps={{ "aria-label": t("alert.close") }}
+        >
+          {menu}
+        </Drawer>
+      ) : (
+        <AppShell.Navbar p="sm" inert={!menuActive}>
+          {menu}
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main bg="gray.0">
         <Outlet />
       </AppShell.Main>
     </AppShell>

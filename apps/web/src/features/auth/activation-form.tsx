@@ -1,0 +1,107 @@
+import { Button, PasswordInput, SimpleGrid, Stack, TextInput } from "@mantine/core";
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { type ActivationInfo, type ActivationInput, requestActivation } from "../../api/auth.ts";
+import { setToken } from "../../api/client.ts";
+import { Alert } from "../../ui/alert.tsx";
+import { FormAlert } from "./form-alert.tsx";
+import { useFormErrors } from "./use-form-errors.ts";
+
+const ACTIVATION_FIELDS = ["password", "first_name", "last_name"] as const;
+
+/** The confirm button; an invitation also asks for the new account's password and names. */
+export function ActivationForm({ code, info }: { code: string; info: ActivationInfo }) {
+  const { t } = useTranslation();
+  const formErrors = useFormErrors(ACTIVATION_FIELDS);
+  const [result, setResult] = useState<"none" | "active" | "signed_in">("none");
+  const [form, setForm] = useState({ password: "", first_name: "", last_name: "" });
+  const asksPassword = info.requires_password || info.kind === "invitation";
+
+  const activate = useMutation({
+    mutationFn: (input: ActivationInput | undefined) => requestActivation(code, input),
+    onSuccess: (reply) => {
+      if (reply?.token) {
+        setToken(reply.token);
+        setResult("signed_in");
+      } else {
+        setResult("active");
+      }
+    },
+    onError: formErrors.showError,
+  });
+
+  if (result !== "none") {
+    return (
+      <Stack gap="md">
+        <Alert type="success" message={t("activate.done")} timeout={0} dismissible={false} />
+        {result === "signed_in" ? (
+          <Button component={Link} to="/dashboard" fullWidth size="md">
+            {t("activate.go_dashboard")}
+          </Button>
+        ) : (
+          <Button component={Link} to="/login" fullWidth size="md">
+            {t("activate.go_login")}
+          </Button>
+        )}
+      </Stack>
+    );
+  }
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    formErrors.reset();
+    activate.mutate(
+      asksPassword
+        ? { password: form.password, first_name: form.first_name.trim(), last_name: form.last_name.trim() }
+        : undefined,
+    );
+  };
+
+  const update = (field: keyof typeof form) => (event: { currentTarget: { value: string } }) => {
+    const { value } = event.currentTarget;
+    setForm((current) => ({ ...current, [field]: value }));
+  };
+
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="md">
+        <FormAlert state={formErrors} />
+        {asksPassword ? (
+          <>
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
+              <TextInput
+                label={t("fields.first_name")}
+                autoComplete="given-name"
+                value={form.first_name}
+                onChange={update("first_name")}
+                error={formErrors.errors.fields.first_name}
+              />
+              <TextInput
+                label={t("fields.last_name")}
+                autoComplete="family-name"
+                value={form.last_name}
+                onChange={update("last_name")}
+                error={formErrors.errors.fields.last_name}
+              />
+            </SimpleGrid>
+            <PasswordInput
+              label={t("fields.password")}
+              description={t("signup.password_rules")}
+              autoComplete="new-password"
+              required
+              value={form.password}
+              onChange={update("password")}
+              error={formErrors.errors.fields.password}
+              visibilityToggleButtonProps={{ "aria-label": t("fields.toggle_password") }}
+            />
+          </>
+        ) : null}
+        <Button type="submit" fullWidth size="md" loading={activate.isPending}>
+          {asksPassword ? t("activate.accept_invitation") : t("activate.submit")}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

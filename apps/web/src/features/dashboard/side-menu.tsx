@@ -1,0 +1,169 @@
+// The dashboard's side menu (spec §2): links, one expanded submenu at a time, the storage
+// warning and the organization switcher.
+import { Avatar, Box, Divider, NavLink, ScrollArea, Stack, Text, UnstyledButton } from "@mantine/core";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router";
+import { canManageTeams, isAdminRole } from "../organization/roles.ts";
+import { useDashboard } from "./dashboard-context.tsx";
+import { StorageWarning } from "./storage-warning.tsx";
+
+interface MenuLink {
+  to: string;
+  labelKey: string;
+}
+
+interface MenuSection {
+  id: string;
+  labelKey: string;
+  links: MenuLink[];
+}
+
+export function buildMenuSections(role: number | undefined, hasOrg: boolean): MenuSection[] {
+  const orgLinks: MenuLink[] = [];
+  if (hasOrg && isAdminRole(role)) {
+    orgLinks.push({ to: "/dashboard/organization/settings", labelKey: "menu.org_settings" });
+  }
+  if (hasOrg && canManageTeams(role)) {
+    orgLinks.push({ to: "/dashboard/organization/staff", labelKey: "menu.staff" });
+    orgLinks.push({ to: "/dashboard/organization/teams", labelKey: "menu.teams" });
+  }
+  if (hasOrg && isAdminRole(role)) {
+    orgLinks.push({ to: "/dashboard/organization/plan", labelKey: "menu.plan" });
+  }
+  orgLinks.push({ to: "/dashboard/organization/new", labelKey: "menu.new_org" });
+  return [
+    { id: "organization", labelKey: "menu.organization", links: orgLinks },
+    {
+      id: "account",
+      labelKey: "menu.account",
+      links: [{ to: "/dashboard/profile", labelKey: "menu.profile" }],
+    },
+  ];
+}
+
+/** The submenu holding a page, known from its path even before the profile (and role) is loaded. */
+export function findSectionOf(pathname: string): string | null {
+  if (pathname.startsWith("/dashboard/organization/")) return "organization";
+  if (pathname.startsWith("/dashboard/profile")) return "account";
+  return null;
+}
+
+interface SideMenuProps {
+  onNavigate: () => void;
+  onLogout: () => void;
+  leaving: boolean;
+}
+
+export function SideMenu({ onNavigate, onLogout, leaving }: SideMenuProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const { currentOrg, orgs, selectOrg } = useDashboard();
+  const sections = buildMenuSections(currentOrg?.role, currentOrg !== null);
+  // Only one submenu is open; choosing the open one again closes it.
+  const [expanded, setExpanded] = useState<string | null>(() => findSectionOf(pathname));
+  const toggle = (id: string) => setExpanded((current) => (current === id ? null : id));
+  // Arriving at a page by a link outside the menu opens its submenu (and only that one).
+  useEffect(() => {
+    const section = findSectionOf(pathname);
+    if (section) setExpanded(section);
+  }, [pathname]);
+
+  return (
+    <Stack gap="xs" h="100%">
+      <ScrollArea style={{ flex: 1 }} type="auto">
+        <Box component="nav" aria-label={t("menu.label")}>
+          <NavLink
+            component={Link}
+            to="/dashboard"
+            label={t("menu.home")}
+            active={pathname === "/dashboard"}
+            aria-current={pathname === "/dashboard" ? "page" : undefined}
+            onClick={onNavigate}
+          />
+          {sections.map((section) => {
+            const open = expanded === section.id;
+            const panelId = `menu-${section.id}`;
+            return (
+              <Box key={section.id}>
+                <NavLink
+                  component="button"
+                  type="button"
+                  label={t(section.labelKey)}
+                  aria-expanded={open}
+                  aria-controls={panelId}
+                  onClick={() => toggle(section.id)}
+                  rightSection={<span aria-hidden="true">{open ? "▾" : "▸"}</span>}
+                  fw={600}
+                />
+                {open ? (
+                  <Box id={panelId} pl="md">
+                    {section.links.map((link) => (
+                      <NavLink
+                        key={link.to}
+                        component={Link}
+                        to={link.to}
+                        label={t(link.labelKey)}
+                        active={pathname === link.to}
+                        aria-current={pathname === link.to ? "page" : undefined}
+                        onClick={onNavigate}
+                      />
+                    ))}
+                  </Box>
+                ) : null}
+              </Box>
+            );
+          })}
+          <NavLink
+            component="button"
+            type="button"
+            label={t("dashboard.logout")}
+            disabled={leaving}
+            onClick={onLogout}
+          />
+        </Box>
+        <StorageWarning />
+        {orgs.length > 0 ? (
+          <>
+            <Divider my="sm" />
+            <Text id="org-list-label" fz="xs" fw={700} c="dimmed" tt="uppercase" px="sm" mb={4}>
+              {t("menu.organizations")}
+            </Text>
+            <Stack
+              component="ul"
+              gap={2}
+              aria-labelledby="org-list-label"
+              style={{ listStyle: "none" }}
+              p={0}
+              m={0}
+            >
+              {orgs.map((org) => {
+                const current = org.org_id === currentOrg?.org_id;
+                return (
+                  <li key={org.org_id}>
+                    <UnstyledButton
+                      className="org-switch"
+                      data-current={current || undefined}
+                      aria-pressed={current}
+                      onClick={() => {
+                        selectOrg(org.org_id);
+                        onNavigate();
+                      }}
+                    >
+                      <Avatar src={org.logo} size={24} radius="sm" color="blue" alt="">
+                        {org.title.slice(0, 1).toUpperCase()}
+                      </Avatar>
+                      <Text fz="sm" truncate fw={current ? 700 : 400}>
+                        {org.title}
+                      </Text>
+                    </UnstyledButton>
+                  </li>
+                );
+              })}
+            </Stack>
+          </>
+        ) : null}
+      </ScrollArea>
+    </Stack>
+  );
+}

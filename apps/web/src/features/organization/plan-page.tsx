@@ -1,0 +1,166 @@
+import { Badge, Card, Group, List, Progress, SimpleGrid, Stack, Text } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import type { OrgData } from "../../api/account.ts";
+import { fetchOrganization, fetchPlans, fetchUsage } from "../../api/organizations.ts";
+import { queryKeys } from "../../api/query-keys.ts";
+import { Alert } from "../../ui/alert.tsx";
+import { LoadError } from "../../ui/load-error.tsx";
+import { PageLoader } from "../../ui/page-loader.tsx";
+import { formatStorage } from "../content/pricing-page.tsx";
+import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
+import { toPercent } from "../dashboard/plan-limits.ts";
+import { isAdminRole } from "./roles.ts";
+
+export function PlanPage() {
+  const { t } = useTranslation();
+  return (
+    <PageFrame title={t("plan.title")} description={t("plan.description")}>
+      <ProfileGate needsOrg allow={isAdminRole}>
+        {(_profile, org) => (org ? <PlanDetails org={org} /> : null)}
+      </ProfileGate>
+    </PageFrame>
+  );
+}
+
+function barColor(percent: number): string {
+  if (percent >= 100) return "red";
+  if (percent > 75) return "orange";
+  return "blue";
+}
+
+function UsageBar({
+  label,
+  used,
+  limit,
+  format,
+}: {
+  label: string;
+  used: number;
+  limit: number;
+  format: (n: number) => string;
+}) {
+  const { t } = useTranslation();
+  const percent = toPercent(used, limit);
+  const text = limit
+    ? t("plan.used_of", { used: format(used), limit: format(limit) })
+    : t("plan.used_unlimited", { used: format(used) });
+  return (
+    <Stack gap={4}>
+      <Group justify="space-between" gap="xs">
+        <Text fz="sm" fw={600}>
+          {label}
+        </Text>
+        <Text fz="sm" c="dimmed">
+          {text}
+        </Text>
+      </Group>
+      <Progress
+        value={limit ? percent : 0}
+        color={barColor(percent)}
+        aria-label={`${label}: ${text}`}
+        size="lg"
+      />
+    </Stack>
+  );
+}
+
+function PlanDetails({ org }: { org: OrgData }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? "en";
+  const count = (value: number) => new Intl.NumberFormat(language).format(value);
+  const storage = (value: number) => formatStorage(value, language);
+  const usage = useQuery({ queryKey: queryKeys.usage(org.org_id), queryFn: () => fetchUsage(org.org_id) });
+  const plans = useQuery({ queryKey: queryKeys.tariffs(), queryFn: fetchPlans });
+  const organization = useQuery({
+    queryKey: queryKeys.organization(org.org_id),
+    queryFn: () => fetchOrganization(org.org_id),
+  });
+  const currentPlanId = organization.data?.plan?.id;
+
+  return (
+    <Stack gap="lg">
+      <Section title={t("plan.usage")}>
+        {usage.isPending ? <PageLoader /> : null}
+        {usage.isError ? <LoadError onRetry={() => void usage.refetch()} /> : null}
+        {usage.data ? (
+          <Stack gap="md">
+            {usage.data.critical ? (
+              <Alert type="error" message={t("plan.critical")} timeout={0} dismissible={false} />
+            ) : null}
+            <UsageBar
+              label={t("usage.space")}
+              used={usage.data.space_used}
+              limit={usage.data.space_limit}
+              format={storage}
+            />
+            <UsageBar
+              label={t("usage.builds")}
+              used={usage.data.builds_count}
+              limit={usage.data.build_limit}
+              format={count}
+            />
+            <UsageBar
+              label={t("usage.projects")}
+              used={usage.data.projects_count}
+              limit={usage.data.projects_limit}
+              format={count}
+            />
+            <UsageBar
+              label={t("usage.users")}
+              used={usage.data.users_count}
+              limit={usage.data.user_limit}
+              format={count}
+            />
+          </Stack>
+        ) : null}
+      </Section>
+      <Section title={t("plan.plans")}>
+        {plans.isPending ? <PageLoader /> : null}
+        {plans.isError ? <LoadError onRetry={() => void plans.refetch()} /> : null}
+        {plans.data && plans.data.length === 0 ? <Text c="dimmed">{t("pricing.empty")}</Text> : null}
+        {plans.data && plans.data.length > 0 ? (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+            {plans.data.map((plan) => {
+              const price = Number(plan.price ?? 0);
+              const limit = (value: number | null | undefined, format: (n: number) => string) =>
+                value ? format(value) : t("pricing.unlimited");
+              return (
+                <Card key={plan.id} withBorder radius="md" padding="md">
+                  <Stack gap="xs">
+                    <Group justify="space-between">
+                      <Text fw={700}>{plan.title}</Text>
+                      {plan.id === currentPlanId ? <Badge>{t("plan.current")}</Badge> : null}
+                    </Group>
+                    <Text fz="xl" fw={700}>
+                      {price === 0
+                        ? t("pricing.free")
+                        : t("pricing.per_month", {
+                            price: plan.currency
+                              ? new Intl.NumberFormat(language, {
+                                  style: "currency",
+                                  currency: plan.currency,
+                                }).format(price)
+                              : count(price),
+                          })}
+                    </Text>
+                    <List fz="sm" spacing={2}>
+                      <List.Item>
+                        {t("pricing.storage", { value: limit(plan.space_limit, storage) })}
+                      </List.Item>
+                      <List.Item>{t("pricing.builds", { value: limit(plan.build_limit, count) })}</List.Item>
+                      <List.Item>
+                        {t("pricing.projects", { value: limit(plan.projects_limit, count) })}
+                      </List.Item>
+                      <List.Item>{t("pricing.users", { value: limit(plan.user_limit, count) })}</List.Item>
+                    </List>
+                  </Stack>
+                </Card>
+              );
+            })}
+          </SimpleGrid>
+        ) : null}
+      </Section>
+    </Stack>
+  );
+}

@@ -1,0 +1,115 @@
+import { Button, Stack, TextInput } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { OrgData } from "../../api/account.ts";
+import { fetchOrganization, updateOrganization } from "../../api/organizations.ts";
+import { queryKeys } from "../../api/query-keys.ts";
+import { useAlerts } from "../../ui/alerts-provider.tsx";
+import { LoadError } from "../../ui/load-error.tsx";
+import { PageLoader } from "../../ui/page-loader.tsx";
+import { FormAlert } from "../auth/form-alert.tsx";
+import { useFormErrors } from "../auth/use-form-errors.ts";
+import { useDashboard } from "../dashboard/dashboard-context.tsx";
+import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
+import { LogoUpload } from "./logo-upload.tsx";
+import { DeleteOrganizationForm, TransferOwnershipForm } from "./owner-actions.tsx";
+import { isAdminRole, ROLE_OWNER } from "./roles.ts";
+
+export function SettingsPage() {
+  const { t } = useTranslation();
+  return (
+    <PageFrame title={t("settings.title")} description={t("settings.description")}>
+      <ProfileGate needsOrg allow={isAdminRole}>
+        {(_profile, org) => (org ? <Settings org={org} /> : null)}
+      </ProfileGate>
+    </PageFrame>
+  );
+}
+
+function Settings({ org }: { org: OrgData }) {
+  const { t } = useTranslation();
+  const query = useQuery({
+    queryKey: queryKeys.organization(org.org_id),
+    queryFn: () => fetchOrganization(org.org_id),
+  });
+  if (query.isPending) return <PageLoader />;
+  if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
+  const organization = query.data;
+  return (
+    <Stack gap="lg">
+      <Section title={t("settings.general")}>
+        <GeneralForm orgId={org.org_id} title={organization.title} subdomain={organization.subdomain} />
+      </Section>
+      <Section title={t("settings.logo")}>
+        <LogoUpload orgId={org.org_id} logo={organization.logo} title={organization.title} />
+      </Section>
+      {org.role === ROLE_OWNER ? (
+        <>
+          <Section title={t("settings.transfer")}>
+            <TransferOwnershipForm orgId={org.org_id} />
+          </Section>
+          <Section title={t("settings.delete")}>
+            <DeleteOrganizationForm orgId={org.org_id} title={organization.title} />
+          </Section>
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+const GENERAL_FIELDS = ["title", "subdomain"] as const;
+
+function GeneralForm({ orgId, title, subdomain }: { orgId: number; title: string; subdomain: string }) {
+  const { t } = useTranslation();
+  const alerts = useAlerts();
+  const queryClient = useQueryClient();
+  const { refreshProfile } = useDashboard();
+  const [form, setForm] = useState({ title, subdomain });
+  const formErrors = useFormErrors(GENERAL_FIELDS);
+
+  useEffect(() => setForm({ title, subdomain }), [title, subdomain]);
+
+  const save = useMutation({
+    mutationFn: () =>
+      updateOrganization(orgId, { title: form.title.trim(), subdomain: form.subdomain.trim() }),
+    onSuccess: (organization) => {
+      queryClient.setQueryData(queryKeys.organization(orgId), organization);
+      void refreshProfile();
+      alerts.show({ type: "success", message: t("settings.saved") });
+    },
+    onError: formErrors.showError,
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    formErrors.reset();
+    save.mutate();
+  };
+
+  return (
+    <form onSubmit={submit}>
+      <Stack gap="md" maw={480}>
+        <FormAlert state={formErrors} />
+        <TextInput
+          label={t("org.title_label")}
+          required
+          value={form.title}
+          onChange={(event) => setForm({ ...form, title: event.currentTarget.value })}
+          error={formErrors.errors.fields.title}
+        />
+        <TextInput
+          label={t("org.subdomain_label")}
+          description={t("org.subdomain_hint")}
+          required
+          value={form.subdomain}
+          onChange={(event) => setForm({ ...form, subdomain: event.currentTarget.value })}
+          error={formErrors.errors.fields.subdomain}
+        />
+        <Button type="submit" loading={save.isPending} style={{ alignSelf: "flex-start" }}>
+          {t("common.save")}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,40 @@
+import { Stack } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
+import { ApiKeySection } from "./api-key-section.tsx";
+import { DataExportSection } from "./data-export-section.tsx";
+import { DeleteAccountSection } from "./delete-account-section.tsx";
+import { NamesForm, PasswordForm } from "./profile-forms.tsx";
+import { TwoFactorSection } from "./two-factor-section.tsx";
+
+export function ProfilePage() {
+  const { t } = useTranslation();
+  return (
+    <PageFrame title={t("profile.title")} description={t("profile.description")}>
+      <ProfileGate>
+        {(profile, org) => (
+          <Stack gap="lg">
+            <Section title={t("profile.names")}>
+              <NamesForm profile={profile} />
+            </Section>
+            <Section title={t("profile.password")}>
+              <PasswordForm />
+            </Section>
+            <Section title={t("twofa.title")}>
+              <TwoFactorSection enabled={profile.two_factor_enabled} />
+            </Section>
+            <Section title={t("apikey.title")}>
+              <ApiKeySection profile={profile} org={org} />
+            </Section>
+            <Section title={t("export.title")}>
+              <DataExportSection />
+            </Section>
+            <Section title={t("delete_account.title")}>
+              <DeleteAccountSection />
+            </Section>
+          </Stack>
+        )}
+      </ProfileGate>
+    </PageFrame>
+  );
+}
