@@ -11,13 +11,12 @@ import { formatDate } from "../content/format-date.ts";
 const EXPORT_POLL_MS = 5000;
 const STATUS_COLORS: Record<string, string> = {
   pending: "yellow",
-  running: "blue",
-  done: "green",
+  ready: "green",
   failed: "red",
 };
 
 function isUnfinished(item: DataExport): boolean {
-  return item.status === "pending" || item.status === "running";
+  return item.status === "pending";
 }
 
 export function DataExportSection() {

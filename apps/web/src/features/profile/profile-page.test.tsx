@@ -151,7 +151,7 @@ describe("profile page", () => {
           ? [
               {
                 id: 2,
-                status: "done",
+                status: "ready",
                 created_at: "2026-11-20T10:00:00Z",
                 completed_at: "2026-11-20T10:01:00Z",
                 size: 2048,
