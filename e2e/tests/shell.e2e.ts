@@ -19,8 +19,10 @@ describe("web shell routes", () => {
     const page = await (await harness.newContext()).newPage();
     await page.goto("/");
     await page.waitForURL("**/login");
-    await expect(page.getByRole("heading", { name: en.login.title }).isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel(en.fields.email).isVisible()).resolves.toBe(true);
+    // The login area loads lazily: wait for it rather than sampling visibility once.
+    await page.getByRole("heading", { name: en.login.title }).waitFor();
+    await page.getByLabel(en.fields.email).waitFor();
+    expect(await page.getByLabel(en.fields.email).isVisible()).toBe(true);
   });
 
   it("sends /dashboard to /login without a token", async () => {
@@ -46,7 +48,7 @@ describe("web shell routes", () => {
     expect(await page.locator("html").getAttribute("lang")).toBe("de");
     await page.reload();
     await page.getByLabel(de.fields.email).waitFor();
-    expect(await page.getByRole("heading", { name: de.login.title }).isVisible()).toBe(true);
+    await page.getByRole("heading", { name: de.login.title }).waitFor();
   });
 
   it("reaches pricing, which the reference listed after the catch-all", async () => {
