@@ -178,6 +178,39 @@ describe("add-user dialog", () => {
     ]);
   });
 
+  it("forgets a matched user as soon as the address changes, before the next search", async () => {
+    const calls = serve({
+      "GET /api/orgs-users/?org=7&search=bob%40example.com": {
+        status: 200,
+        body: { count: 1, next: null, previous: null, results: [BOB] },
+      },
+      "POST /api/usersinorgs/": { status: 201, body: { id: 101 } },
+    });
+    const user = userEvent.setup();
+    renderDialog();
+    await screen.findByRole("dialog", { name: "Add user" });
+    await user.type(emailInput(), "bob@example.com");
+    await screen.findByDisplayValue("Bob", undefined, { timeout: 3000 });
+    await user.clear(emailInput());
+    await user.type(emailInput(), "carol@example.com");
+    expect(screen.queryByText("This person already has a Tarmac account.")).toBeNull();
+    const firstName = screen.getByLabelText("First name") as HTMLInputElement;
+    expect([firstName.value, firstName.readOnly]).toEqual(["", false]);
+    await user.click(addButton());
+    await screen.findByText("User has been created successfully");
+    expect(posts(calls).map((call) => call.body)).toEqual([
+      {
+        userid: "carol@example.com",
+        organization: 7,
+        role: 2,
+        teams: [],
+        projects: [],
+        first_name: "",
+        last_name: "",
+      },
+    ]);
+  }, 10_000);
+
   it("sends nothing without a role", async () => {
     const calls = serve();
     const user = userEvent.setup();

@@ -71,7 +71,8 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
   const results = searchQuery.data?.results ?? [];
 
   useEffect(() => {
-    if (!searchQuery.data) return;
+    // An answer for an address the field no longer holds must not pick a user.
+    if (!searchQuery.data || search !== email.trim().toLowerCase()) return;
     const exact = findExactMatch(searchQuery.data.results, search);
     if (exact) {
       setMatched(exact);
@@ -83,7 +84,17 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
       setFirstName("");
       setLastName("");
     }
-  }, [searchQuery.data, search, matched]);
+  }, [searchQuery.data, search, email, matched]);
+
+  // Editing the address drops a match at once: adding before the next search would add that user.
+  const changeEmail = (value: string) => {
+    setEmail(value);
+    if (matched && value.trim().toLowerCase() !== matched.email.toLowerCase()) {
+      setMatched(null);
+      setFirstName("");
+      setLastName("");
+    }
+  };
 
   // An existing account keeps its own name: editing is locked once it has one.
   const namesLocked = matched !== null && (matched.first_name !== "" || matched.last_name !== "");
@@ -146,7 +157,7 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
 
   return {
     email,
-    setEmail,
+    setEmail: changeEmail,
     role,
     setRole,
     teams,
