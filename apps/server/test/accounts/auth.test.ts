@@ -84,6 +84,24 @@ describe("auth endpoints", () => {
       });
       expect(duplicate.statusCode).toBe(400);
       expect(duplicate.json()).toEqual({ email: ["A user with this e-mail already exists."] });
+      const both = await post("/api/user/register/", { email, password: "Password123" });
+      expect(both.json()).toEqual({
+        password: ["This password is too common."],
+        email: ["A user with this e-mail already exists."],
+      });
+    });
+
+    it("answers a duplicate, not a server error, when two sign-ups race for one address", async () => {
+      const email = uniqueEmail("racer");
+      const body = { email, password: strongPassword, first_name: "Ra", last_name: "Cer" };
+      const answers = await Promise.all([
+        post("/api/user/register/", body),
+        post("/api/user/register/", body),
+      ]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 400]);
+      expect(answers.find((answer) => answer.statusCode === 400)?.json()).toEqual({
+        email: ["A user with this e-mail already exists."],
+      });
     });
 
     it("answers 404 for unknown and expired codes", async () => {

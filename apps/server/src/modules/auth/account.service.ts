@@ -8,6 +8,7 @@ import { AppError } from "../../http/errors.ts";
 import { hashPassword } from "../../platform/crypto/passwords.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import {
   displayName,
   findUserByEmail,
@@ -71,26 +72,40 @@ export class AccountService {
 
   async register(input: { email: string; password: string; firstName: string; lastName: string }) {
     const email = normalizeEmail(input.email);
+    // Every problem at once, so the form does not reveal them one submit at a time.
+    const fields: Record<string, string[]> = {};
     const problems = checkPassword(input.password, email);
-    if (problems.length > 0) throw AppError.validation({ password: problems });
-    if (await findUserByEmail(this.deps.db, email)) {
-      throw AppError.validation({ email: [duplicateEmailMessage] });
-    }
+    if (problems.length > 0) fields.password = problems;
+    if (await findUserByEmail(this.deps.db, email)) fields.email = [duplicateEmailMessage];
+    if (Object.keys(fields).length > 0) throw AppError.validation(fields);
     const passwordHash = await hashPassword(input.password);
     const now = new Date();
-    const user = await this.deps.db.transaction(async (tx) => {
-      const created = await insertUser(tx, {
-        email,
-        passwordHash,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        isActive: false,
-      });
-      const code = await this.issueCode(tx, created.id, "activation", now);
-      await queueMail(this.deps, tx, email, activationMail(this.deps.publicUrl, code));
-      return created;
-    });
+    const user = await this.createUnlessTaken(() =>
+      this.deps.db.transaction(async (tx) => {
+        const created = await insertUser(tx, {
+          email,
+          passwordHash,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          isActive: false,
+        });
+        const code = await this.issueCode(tx, created.id, "activation", now);
+        await queueMail(this.deps, tx, email, activationMail(this.deps.publicUrl, code));
+        return created;
+      }),
+    );
     return this.deps.tokens.issueSession(user.id, now);
+  }
+
+  /** Two sign-ups racing for one address: the loser gets the same answer as a late duplicate. */
+  private async createUnlessTaken<T>(create: () => Promise<T>): Promise<T> {
+    try {
+      return await create();
+    } catch (error) {
+      if (isUniqueViolation(error, "users_email_key"))
+        throw AppError.validation({ email: [duplicateEmailMessage] });
+      throw error;
+    }
   }
 
   /**

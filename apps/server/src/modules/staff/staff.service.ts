@@ -7,8 +7,8 @@ import type { CreateMembershipInput, Membership, PatchMembershipInput } from "@t
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import type { AccountsPort } from "../organization/accounts-port.ts";
-import { isUniqueViolation } from "../organization/db-errors.ts";
 import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
 import { isAdminRole, roles } from "../organization/roles.ts";
 import type { PlanService } from "../plan/plan.service.ts";
