@@ -6,22 +6,13 @@ import { z } from "zod";
 import { defineJob } from "../src/platform/jobs/define-job.ts";
 import { authHeader, createUserWithToken } from "./helpers/factories.ts";
 import { createTestApp, type TestApp } from "./helpers/test-app.ts";
+import { waitFor } from "./helpers/wait-for.ts";
 
 interface OutboxPage {
   count: number;
   next: string | null;
   previous: string | null;
   results: Record<string, unknown>[];
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("condition not met in time");
 }
 
 describe("defineJob", () => {

@@ -5,6 +5,7 @@ import { insertUser } from "../../src/modules/users/users.repo.ts";
 import type { StorageDriver } from "../../src/platform/storage/storage-driver.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import { waitFor } from "../helpers/wait-for.ts";
 import { addMembership, createUserWithPassword, strongPassword, uniqueEmail } from "./helpers.ts";
 
 interface ExportItem {
@@ -17,16 +18,6 @@ interface ExportItem {
 }
 
 const dayMs = 24 * 3600 * 1000;
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("condition not met in time");
-}
 
 describe("personal data exports", () => {
   let t: TestApp;

@@ -75,13 +75,4 @@ export async function setPassword(t: TestApp, userId: number, password: string) 
   await updateUser(t.database.db, userId, { passwordHash: await hashPassword(password) });
 }
 
-/** Polls until `probe` returns a value (jobs run in the background). */
-export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("condition not met in time");
-}
+export { waitFor } from "./wait-for.ts";
