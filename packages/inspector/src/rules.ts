@@ -1,4 +1,4 @@
-import type { AppType, FileType } from "./types.ts";
+import type { AppType, BuildInfo, FileType } from "./types.ts";
 
 /** Accepted extensions per platform, in the order the spec lists them (§5). */
 export const acceptedExtensions: Record<AppType, readonly string[]> = {
@@ -59,6 +59,31 @@ export function versionFromFileName(fileName: string): { version: string; buildN
   const match = /(\d+)\.(\d+)\.(\d+)/.exec(base);
   const version = match ? match[0] : "";
   return { version, buildNumber: version.replaceAll(".", "") || "0" };
+}
+
+/**
+ * The reading of a build that carries no metadata the product can use (a Windows .zip, a disk
+ * image, a macOS .zip without an .app): everything known comes from the file name.
+ */
+export function buildInfoFromFileName(
+  fileName: string,
+  appType: AppType,
+  fileType: FileType,
+  name: string | null = null,
+): BuildInfo {
+  const { version, buildNumber } = versionFromFileName(fileName);
+  return {
+    app_type: appType,
+    file_type: fileType,
+    bundle_id: null,
+    name,
+    version: version || null,
+    build_number: buildNumber,
+    min_os_version: null,
+    icon: null,
+    signing: null,
+    version_from_file_name: true,
+  };
 }
 
 /** Lower-cased project title plus the platform word, spaces turned into underscores ("My App" -> "my_app_ios"). */

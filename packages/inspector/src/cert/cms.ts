@@ -96,13 +96,38 @@ export function parseSignedData(input: Buffer): SignedData {
   }
 }
 
-function parseContentInfo(buf: Buffer): SignedData {
+/** The fields of the SignedData a ContentInfo wraps (RFC 5652 §3, §5.1). */
+export function signedDataFields(buf: Buffer): DerNode[] {
   const info = expectTag(readNode(buf, 0), tags.sequence, "ContentInfo");
   const [typeNode, wrapped] = childrenOf(buf, info);
   if (!typeNode || readOid(buf, typeNode) !== oids.signedData) corrupt("not SignedData");
   const explicit = expectTag(wrapped, 0xa0, "[0] content");
-  const signed = expectTag(childrenOf(buf, explicit)[0], tags.sequence, "SignedData");
-  const fields = childrenOf(buf, signed);
+  return childrenOf(buf, expectTag(childrenOf(buf, explicit)[0], tags.sequence, "SignedData"));
+}
+
+/**
+ * The certificate set that follows the encapsulated content, and the index of signerInfos
+ * (after the optional CRLs). Only X.509 certificates (SEQUENCE) are kept; attribute and
+ * "other" certificate choices are skipped.
+ */
+export function readCertificateSet(
+  buf: Buffer,
+  fields: DerNode[],
+): { certificates: Buffer[]; signerInfosIndex: number } {
+  let index = 3;
+  const certificates: Buffer[] = [];
+  if (fields[index]?.tag === 0xa0) {
+    for (const cert of childrenOf(buf, fields[index] as DerNode)) {
+      if (cert.tag === tags.sequence) certificates.push(rawOf(buf, cert));
+    }
+    index++;
+  }
+  if (fields[index]?.tag === 0xa1) index++; // CRLs
+  return { certificates, signerInfosIndex: index };
+}
+
+function parseContentInfo(buf: Buffer): SignedData {
+  const fields = signedDataFields(buf);
   expectTag(fields[0], tags.integer, "version");
   expectTag(fields[1], tags.set, "digestAlgorithms");
   const encap = childrenOf(buf, expectTag(fields[2], tags.sequence, "EncapsulatedContentInfo"));
@@ -113,17 +138,8 @@ function parseContentInfo(buf: Buffer): SignedData {
     if (!octets) corrupt("empty eContent");
     content = readOctetString(buf, octets);
   }
-  let index = 3;
-  const certificates: Buffer[] = [];
-  if (fields[index]?.tag === 0xa0) {
-    for (const cert of childrenOf(buf, fields[index] as DerNode)) {
-      // Only X.509 certificates (SEQUENCE); attribute and "other" certificate choices are skipped.
-      if (cert.tag === tags.sequence) certificates.push(rawOf(buf, cert));
-    }
-    index++;
-  }
-  if (fields[index]?.tag === 0xa1) index++; // CRLs
-  const signerSet = expectTag(fields[index], tags.set, "signerInfos");
+  const { certificates, signerInfosIndex } = readCertificateSet(buf, fields);
+  const signerSet = expectTag(fields[signerInfosIndex], tags.set, "signerInfos");
   const signers = childrenOf(buf, signerSet).map((node) => parseSignerInfo(buf, node));
   return { contentType, content, certificates, signers };
 }

@@ -1,18 +1,7 @@
-import {
-  childrenOf,
-  contentOf,
-  type DerNode,
-  expectTag,
-  rawOf,
-  readNode,
-  readOid,
-  tags,
-} from "../cert/der.ts";
+import { readCertificateSet, signedDataFields } from "../cert/cms.ts";
+import { childrenOf, contentOf, type DerNode, expectTag, rawOf, tags } from "../cert/der.ts";
 import { readCertificateIdentity, summarizeCertificate } from "../cert/x509.ts";
-import { InspectError } from "../errors.ts";
 import type { SigningInfo } from "../types.ts";
-
-const signedDataOid = "1.2.840.113549.1.7.2";
 
 /** Unsigned Windows packages still report a signing block, so "not signed" is explicit. */
 export const unsignedWindows: SigningInfo = { schemes: [], signed: false, certificates: [] };
@@ -45,26 +34,9 @@ function isSigner(der: Buffer, name: SignerName | null): boolean {
  * signature that parses counts as present.
  */
 export function readAuthenticode(der: Buffer): SigningInfo {
-  const info = childrenOf(der, expectTag(readNode(der, 0), tags.sequence, "ContentInfo"));
-  if (!info[0] || readOid(der, info[0]) !== signedDataOid) {
-    throw new InspectError("corrupt", "Authenticode signature is not PKCS#7 SignedData");
-  }
-  const signed = expectTag(
-    childrenOf(der, expectTag(info[1], 0xa0, "[0] content"))[0],
-    tags.sequence,
-    "SignedData",
-  );
-  const fields = childrenOf(der, signed);
-  let index = 3;
-  const certificates: Buffer[] = [];
-  if (fields[index]?.tag === 0xa0) {
-    for (const cert of childrenOf(der, fields[index] as DerNode)) {
-      if (cert.tag === tags.sequence) certificates.push(rawOf(der, cert));
-    }
-    index++;
-  }
-  if (fields[index]?.tag === 0xa1) index++;
-  const signerName = readSignerName(der, fields[index]);
+  const fields = signedDataFields(der);
+  const { certificates, signerInfosIndex } = readCertificateSet(der, fields);
+  const signerName = readSignerName(der, fields[signerInfosIndex]);
   const signerFirst = [...certificates].sort(
     (a, b) => Number(isSigner(b, signerName)) - Number(isSigner(a, signerName)),
   );

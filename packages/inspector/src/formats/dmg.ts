@@ -2,7 +2,7 @@ import { guardCorrupt } from "../apple/bundle.ts";
 import { InspectError } from "../errors.ts";
 import type { FormatReader } from "../inspect.ts";
 import { parsePlistDict } from "../plist/index.ts";
-import { versionFromFileName } from "../rules.ts";
+import { buildInfoFromFileName } from "../rules.ts";
 import type { ByteSource } from "../source.ts";
 import type { BuildInfo } from "../types.ts";
 
@@ -70,17 +70,5 @@ export const inspectDmg: FormatReader = (source, options, fileType) =>
     } else if (!(await looksLikeRawImage(source))) {
       corrupt("neither a UDIF trailer nor a known raw image signature");
     }
-    const fromName = versionFromFileName(options.fileName);
-    return {
-      app_type: 3,
-      file_type: fileType,
-      bundle_id: null,
-      name: null,
-      version: fromName.version || null,
-      build_number: fromName.buildNumber,
-      min_os_version: null,
-      icon: null,
-      signing: null,
-      version_from_file_name: true,
-    };
+    return buildInfoFromFileName(options.fileName, 3, fileType);
   });

@@ -3,7 +3,7 @@ import { icnsToPng } from "../apple/icns.ts";
 import type { FormatReader } from "../inspect.ts";
 import { limits } from "../limits.ts";
 import { type PlistDict, stringOf } from "../plist/index.ts";
-import { versionFromFileName } from "../rules.ts";
+import { buildInfoFromFileName } from "../rules.ts";
 import type { BuildInfo, Icon } from "../types.ts";
 import { openZip } from "../zip/index.ts";
 import type { ZipArchive } from "../zip/types.ts";
@@ -32,21 +32,7 @@ export const inspectMacZip: FormatReader = (source, options, fileType) =>
       .filter((entry) => appInfoPlist.test(entry.name) && !entry.name.startsWith("__MACOSX/"))
       .sort((a, b) => a.name.split("/").length - b.name.split("/").length);
     const main = candidates[0];
-    if (!main) {
-      const fromName = versionFromFileName(options.fileName);
-      return {
-        app_type: 3,
-        file_type: fileType,
-        bundle_id: null,
-        name: null,
-        version: fromName.version || null,
-        build_number: fromName.buildNumber,
-        min_os_version: null,
-        icon: null,
-        signing: null,
-        version_from_file_name: true,
-      };
-    }
+    if (!main) return buildInfoFromFileName(options.fileName, 3, fileType);
     const contentsDir = main.name.slice(0, -"Info.plist".length);
     const info = await readPlistEntry(zip, main);
     const codeSigned = zip.find(`${contentsDir}_CodeSignature/CodeResources`) !== undefined;

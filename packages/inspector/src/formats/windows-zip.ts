@@ -1,6 +1,6 @@
 import { guardCorrupt } from "../cfb/guard.ts";
 import { InspectError } from "../errors.ts";
-import { versionFromFileName } from "../rules.ts";
+import { buildInfoFromFileName, versionFromFileName } from "../rules.ts";
 import type { ByteSource } from "../source.ts";
 import type { BuildInfo, InspectOptions } from "../types.ts";
 import { openZip } from "../zip/index.ts";
@@ -35,18 +35,7 @@ export async function inspectWindowsZip(source: ByteSource, options: InspectOpti
     if (!zip.entries.some((entry) => !entry.isDirectory)) {
       throw new InspectError("missing_manifest", "the zip holds no files");
     }
-    const { version, buildNumber } = versionFromFileName(options.fileName);
-    return {
-      app_type: 2,
-      file_type: "zip",
-      bundle_id: null,
-      name: nameFromFileName(options.fileName, version),
-      version: version || null,
-      build_number: buildNumber,
-      min_os_version: null,
-      icon: null,
-      signing: null,
-      version_from_file_name: true,
-    };
+    const { version } = versionFromFileName(options.fileName);
+    return buildInfoFromFileName(options.fileName, 2, "zip", nameFromFileName(options.fileName, version));
   });
 }
