@@ -20,19 +20,19 @@ export const tariffList = z.array(tariff);
 
 export const usageQuery = z.object({ org: z.coerce.number().int().positive() });
 
-/** Usage of one organization; space in MB with two decimals. */
+/** An organization's plan data (spec §3): usage against limits, 0 = unlimited, space in MB with two decimals. */
+export const usageCounters = {
+  space_used: z.number(),
+  space_limit: z.number(),
+  builds_count: z.number().int(),
+  build_limit: z.number().int(),
+  projects_count: z.number().int(),
+  projects_limit: z.number().int(),
+  users_count: z.number().int(),
+  user_limit: z.number().int(),
+};
+
 export const organizationUsage = z
-  .object({
-    org_id: z.number().int(),
-    space_used: z.number(),
-    space_limit: z.number(),
-    builds_count: z.number().int(),
-    build_limit: z.number().int(),
-    projects_count: z.number().int(),
-    projects_limit: z.number().int(),
-    users_count: z.number().int(),
-    user_limit: z.number().int(),
-    critical: z.boolean(),
-  })
+  .object({ org_id: z.number().int(), ...usageCounters, critical: z.boolean() })
   .meta({ id: "OrganizationUsage" });
 export type OrganizationUsage = z.infer<typeof organizationUsage>;

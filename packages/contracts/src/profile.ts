@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { planSummary } from "./organization.ts";
+import { usageCounters } from "./plan.ts";
 
 export const profileOrgData = z.object({
   org_id: z.number().int(),
@@ -7,14 +8,7 @@ export const profileOrgData = z.object({
   subdomain: z.string(),
   logo: z.string().nullable(),
   role: z.number().int(),
-  space_used: z.number(),
-  space_limit: z.number(),
-  builds_count: z.number().int(),
-  build_limit: z.number().int(),
-  projects_count: z.number().int(),
-  projects_limit: z.number().int(),
-  users_count: z.number().int(),
-  user_limit: z.number().int(),
+  ...usageCounters,
   plan: planSummary.optional(),
 });
 export type ProfileOrgData = z.infer<typeof profileOrgData>;

@@ -1,48 +1,14 @@
 // Calls of the signed-in user's own account: profile, password, 2FA, API key, export, deletion.
+import type { DataExport, Profile, ProfileOrgData } from "@tarmac/contracts";
 import { api, apiRequest } from "./client.ts";
 
-export interface OrgData {
-  org_id: number;
-  title: string;
-  subdomain: string;
-  logo: string | null;
-  role: number;
-  space_used: number;
-  space_limit: number;
-  builds_count: number;
-  build_limit: number;
-  projects_count: number;
-  projects_limit: number;
-  users_count: number;
-  user_limit: number;
-}
-
-export interface Profile {
-  user_id: number;
-  username: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  is_active: boolean;
-  two_factor_enabled: boolean;
-  welcome_closed: boolean;
-  date_joined: string;
-  org_data: OrgData[];
-}
+// The shapes are the server's own contract types, so the two sides cannot drift apart.
+export type { DataExport, Profile, ProfileOrgData as OrgData };
 
 export interface TwoFactorKey {
   secret: string;
   otpauth_uri: string;
   qr_code: string;
-}
-
-export interface DataExport {
-  id: number;
-  status: string;
-  created_at: string;
-  completed_at: string | null;
-  size: number | null;
-  download_url: string | null;
 }
 
 /** The profile list always holds the caller alone; an empty or odd answer counts as a failure. */

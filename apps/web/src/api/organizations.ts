@@ -1,39 +1,10 @@
 // Organizations, their plan usage and the published plans.
+import type { Organization, OrganizationUsage } from "@tarmac/contracts";
 import { api } from "./client.ts";
+
+export type { Organization, OrganizationUsage };
+
 import type { Page, Tariff } from "./content.ts";
-
-export interface PlanRef {
-  id: number;
-  code: string;
-  title: string;
-}
-
-export interface Organization {
-  id: number;
-  title: string;
-  subdomain: string;
-  logo: string | null;
-  role: number;
-  user_limit: number;
-  users_count: number;
-  plan: PlanRef | null;
-  created_at: string;
-  sdk_key?: string;
-  limit_notice_sent?: boolean;
-}
-
-export interface OrganizationUsage {
-  org_id: number;
-  space_used: number;
-  space_limit: number;
-  builds_count: number;
-  build_limit: number;
-  projects_count: number;
-  projects_limit: number;
-  users_count: number;
-  user_limit: number;
-  critical: boolean;
-}
 
 export interface OrganizationInput {
   title: string;
