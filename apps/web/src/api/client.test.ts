@@ -39,11 +39,6 @@ describe("api client", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
   });
 
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
-
   it("sends the stored token as 'Authorization: Token <token>' and JSON bodies", async () => {
     setToken("abc123");
     const calls = stubFetch(200, { ok: true });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { setTestCookie } from "../test/cookies.ts";
 import { registerNavigator, setToken } from "./client.ts";
 import { uploadWithProgress } from "./upload.ts";
@@ -56,11 +56,6 @@ describe("uploadWithProgress", () => {
     registerNavigator((path) => navigations.push(path));
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
     vi.spyOn(console, "error").mockImplementation(() => {});
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
   });
 
   it("sends the form with token and XSRF headers, reports progress and resolves with status and body", async () => {

@@ -3,8 +3,9 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { vi } from "vitest";
+import { beforeEach, vi } from "vitest";
 import { createQueryClient } from "../api/query-client.ts";
+import { setToken } from "../api/token.ts";
 import { connectNavigator, routes } from "../router.tsx";
 import { AlertsProvider } from "../ui/alerts-provider.tsx";
 import { theme } from "../ui/theme.ts";
@@ -82,4 +83,12 @@ export function renderWithProviders(node: ReactNode, path = "/") {
     </MantineProvider>,
   );
   return { queryClient, router, ...view };
+}
+
+/** Pages behind the dashboard guard: a stored token, and the API client's expected error logs kept quiet. */
+export function useSignedInTestSession(): void {
+  beforeEach(() => {
+    setToken("tok");
+    vi.spyOn(console, "error").mockImplementation(() => {});
+  });
 }

@@ -3,7 +3,7 @@
 import { cleanup } from "@testing-library/react";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, vi } from "vitest";
 import en from "../../public/media/i18n/en.json" with { type: "json" };
 import { clearToken } from "../api/token.ts";
 import { setTestCookie } from "./cookies.ts";
@@ -57,4 +57,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });

@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken } from "../../api/client.ts";
 import { jsonResponse, renderApp, stubApi } from "../../test/render.tsx";
 
@@ -29,11 +29,6 @@ function stubServer(status: number, body: unknown): Call[] {
 describe("account forms", () => {
   beforeEach(() => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
   });
 
   it("signup posts the four fields and shows the server's per-field errors", async () => {

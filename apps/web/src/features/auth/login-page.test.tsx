@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken, setToken } from "../../api/client.ts";
 import { jsonResponse, renderApp } from "../../test/render.tsx";
 
@@ -35,11 +35,6 @@ async function fillCredentials(email: string, password: string) {
 describe("login page", () => {
   beforeEach(() => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
   });
 
   it("stores the token from the reply and opens the dashboard", async () => {

@@ -1,6 +1,6 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken, setToken } from "../../api/client.ts";
 import { CURRENT_APP_ID_KEY, CURRENT_ORG_ID_KEY } from "../../api/token.ts";
 import { makeOrg, makeProfile } from "../../test/fixtures.ts";
@@ -9,11 +9,6 @@ import { renderApp, stubApi } from "../../test/render.tsx";
 describe("dashboard layout", () => {
   beforeEach(() => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
   });
 
   it("logs out on the server from the menu, forgets the session and returns to /login", async () => {

@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrgData } from "../../api/account.ts";
-import { setToken } from "../../api/client.ts";
 import { CURRENT_ORG_ID_KEY } from "../../api/token.ts";
 import { makeOrg, makeProfile } from "../../test/fixtures.ts";
-import { renderApp, stubApi } from "../../test/render.tsx";
+import { renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 function serveProfile(orgs: OrgData[]) {
   return stubApi({
@@ -17,15 +16,7 @@ function serveProfile(orgs: OrgData[]) {
 const WARNING_TEXT = /^Storage is almost full/;
 
 describe("side menu", () => {
-  beforeEach(() => {
-    setToken("tok");
-    vi.spyOn(console, "error").mockImplementation(() => {});
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
+  useSignedInTestSession();
 
   it("keeps one submenu open at a time and closes the open one when chosen again", async () => {
     serveProfile([makeOrg()]);

@@ -1,9 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setToken } from "../../api/client.ts";
+import { describe, expect, it } from "vitest";
 import { makeOrg, makeProfile } from "../../test/fixtures.ts";
-import { type ApiReply, renderApp, stubApi } from "../../test/render.tsx";
+import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 const MEMBERS = {
   count: 2,
@@ -54,15 +53,7 @@ function serve(role: number, extra: Record<string, ApiReply | (() => ApiReply)> 
 }
 
 describe("organization pages by role", () => {
-  beforeEach(() => {
-    setToken("tok");
-    vi.spyOn(console, "error").mockImplementation(() => {});
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
+  useSignedInTestSession();
 
   it("lets an admin add users and act on members, and resends a pending invitation", async () => {
     const calls = serve(2, {

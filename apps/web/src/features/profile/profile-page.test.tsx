@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getToken, setToken } from "../../api/client.ts";
+import { describe, expect, it } from "vitest";
+import { getToken } from "../../api/client.ts";
 import { makeProfile } from "../../test/fixtures.ts";
-import { type ApiReply, renderApp, stubApi } from "../../test/render.tsx";
+import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 const CODES = Array.from({ length: 10 }, (_, index) => `code-${index}-abcd`);
 const OWN_MEMBERSHIP_URL = "GET /api/usersinorgs/?org=7&page=1&page_size=20&s=ann%40example.com";
@@ -23,15 +23,7 @@ function serveProfilePage(extra: Record<string, ApiReply | (() => ApiReply)>) {
 }
 
 describe("profile page", () => {
-  beforeEach(() => {
-    setToken("tok");
-    vi.spyOn(console, "error").mockImplementation(() => {});
-  });
-
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
-  });
+  useSignedInTestSession();
 
   it("sets up 2FA: QR code and secret, a wrong code, then the recovery codes shown once", async () => {
     let tokenAttempts = 0;
