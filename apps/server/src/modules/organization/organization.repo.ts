@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { memberships, organizations, plans, users } from "../../platform/db/schema/index.ts";
+import { liveMembershipCondition } from "./membership.repo.ts";
 
 const organizationView = {
   id: organizations.id,
@@ -38,7 +39,7 @@ export async function listOrganizationsOfUser(
   userId: number,
   page: { limit: number; offset: number },
 ) {
-  const where = and(eq(memberships.userId, userId), isNull(organizations.deletingAt));
+  const where = liveMembershipCondition(userId);
   const [total] = await db
     .select({ value: count() })
     .from(memberships)
@@ -62,13 +63,7 @@ export async function findOrganizationOfUser(db: Database, organizationId: numbe
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .innerJoin(plans, eq(plans.id, organizations.planId))
-    .where(
-      and(
-        eq(memberships.userId, userId),
-        eq(memberships.organizationId, organizationId),
-        isNull(organizations.deletingAt),
-      ),
-    )
+    .where(liveMembershipCondition(userId, organizationId))
     .limit(1);
   return row ?? null;
 }
