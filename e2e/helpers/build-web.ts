@@ -1,12 +1,10 @@
-import { execSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
+const script = fileURLToPath(new URL("../../scripts/build-web-if-missing.mjs", import.meta.url));
 
-/** Builds the web app once per run unless a build is already there (CI builds it in its own step). */
+/** Builds the web app once per run unless a build is already there (E2E_REBUILD=1 forces it). */
 export default function setup() {
-  if (!existsSync(`${root}/apps/web/dist/index.html`) || process.env.E2E_REBUILD === "1") {
-    execSync("npm run build -w apps/web", { cwd: root, stdio: "inherit" });
-  }
+  const args = process.env.E2E_REBUILD === "1" ? [script, "--force"] : [script];
+  execFileSync(process.execPath, args, { stdio: "inherit" });
 }
