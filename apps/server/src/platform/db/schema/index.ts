@@ -1,4 +1,5 @@
 export * from "./accounts.ts";
+export * from "./applications.ts";
 export * from "./mail.ts";
 export * from "./organizations.ts";
 export * from "./projects.ts";

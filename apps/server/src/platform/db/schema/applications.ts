@@ -1,0 +1,184 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { organizations } from "./organizations.ts";
+import { projects } from "./projects.ts";
+import { users } from "./users.ts";
+
+/**
+ * One app of a project: one platform (app_type 0 Android, 1 iOS, 2 Windows, 3 macOS) in one
+ * environment. The project's other platforms in the same environment are its `other_platform`.
+ */
+export const applications = pgTable(
+  "applications",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    projectId: bigint("project_id", { mode: "number" })
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    appType: smallint("app_type").notNull(),
+    environment: text("environment").notNull().default("Production"),
+    description: text("description").notNull().default(""),
+    /** Public identifier used in CI upload and install links; rotated with ?newappkey=1. */
+    appKey: text("app_key").notNull(),
+    /** Bundle or package id of the builds (spec: unique_app_id); set by the first build. */
+    bundleId: text("bundle_id"),
+    /** Incoming-webhook URLs are credentials, so they are stored sealed (SecretBox). */
+    slackWebhookSealed: text("slack_webhook_sealed"),
+    slackChannel: text("slack_channel").notNull().default(""),
+    readyToSale: boolean("ready_to_sale").notNull().default(true),
+    currentVersionId: bigint("current_version_id", { mode: "number" }),
+    versionsCount: integer("versions_count").notNull().default(0),
+    createdBy: bigint("created_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("applications_app_key_key").on(table.appKey),
+    uniqueIndex("applications_project_type_env_key").on(table.projectId, table.appType, table.environment),
+    index("applications_org_updated_idx").on(table.organizationId, table.updatedAt.desc(), table.id.desc()),
+  ],
+);
+
+/** One uploaded build of an app, with what the inspector read from it. */
+export const versions = pgTable(
+  "versions",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    applicationId: bigint("application_id", { mode: "number" })
+      .notNull()
+      .references(() => applications.id, { onDelete: "cascade" }),
+    version: text("version").notNull(),
+    buildNumber: text("build_number").notNull(),
+    /** processing (e.g. AAB conversion or file exchange under way), ready, failed. */
+    state: text("state").notNull().default("ready"),
+    fileKey: text("file_key").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: bigint("file_size", { mode: "number" }).notNull(),
+    sha256: text("sha256").notNull(),
+    contentType: text("content_type").notNull(),
+    iconKey: text("icon_key"),
+    /** A universal APK made from an AAB, when a converter is configured. */
+    universalApkKey: text("universal_apk_key"),
+    universalApkSize: bigint("universal_apk_size", { mode: "number" }).notNull().default(0),
+    bundleId: text("bundle_id"),
+    minOsVersion: text("min_os_version"),
+    /** The inspector's BuildInfo without the icon bytes. */
+    buildInfo: jsonb("build_info").notNull().default({}),
+    whatsNew: text("whats_new").notNull().default(""),
+    comment: text("comment").notNull().default(""),
+    readyToSale: boolean("ready_to_sale").notNull().default(true),
+    gitBranch: text("git_branch"),
+    gitTag: text("git_tag"),
+    gitCommit: text("git_commit"),
+    uploadedBy: bigint("uploaded_by", { mode: "number" }).references(() => users.id, {
+      onDelete: "set null",
+    }),
+    downloadCount: integer("download_count").notNull().default(0),
+    installCount: integer("install_count").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // The same version and build twice is error 2; the index settles races the lock misses.
+    uniqueIndex("versions_app_version_build_key").on(table.applicationId, table.version, table.buildNumber),
+    index("versions_app_created_idx").on(table.applicationId, table.id.desc()),
+    index("versions_org_idx").on(table.organizationId),
+  ],
+);
+
+/** A build streamed to storage and inspected, waiting for the user to confirm it (24 h). */
+export const preloads = pgTable(
+  "preloads",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The opaque preload_path handed to the client. */
+    path: text("path").notNull(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    applicationId: bigint("application_id", { mode: "number" }).references(() => applications.id, {
+      onDelete: "cascade",
+    }),
+    appType: smallint("app_type").notNull(),
+    fileKey: text("file_key").notNull(),
+    fileName: text("file_name").notNull(),
+    fileSize: bigint("file_size", { mode: "number" }).notNull(),
+    sha256: text("sha256").notNull(),
+    contentType: text("content_type").notNull(),
+    iconKey: text("icon_key"),
+    buildInfo: jsonb("build_info").notNull().default({}),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("preloads_path_key").on(table.path),
+    index("preloads_expires_idx").on(table.expiresAt),
+  ],
+);
+
+/** Long upload work answered with 202 {task_id}; polled at /api/upload-task-result/{id}/. */
+export const uploadTasks = pgTable(
+  "upload_tasks",
+  {
+    id: text("id").primaryKey(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
+    applicationId: bigint("application_id", { mode: "number" }).references(() => applications.id, {
+      onDelete: "cascade",
+    }),
+    versionId: bigint("version_id", { mode: "number" }).references(() => versions.id, {
+      onDelete: "set null",
+    }),
+    kind: text("kind").notNull(),
+    /** PENDING, STARTED, SUCCESS, FAILURE. */
+    state: text("state").notNull().default("PENDING"),
+    errorCode: integer("error_code"),
+    detail: text("detail").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("upload_tasks_org_idx").on(table.organizationId)],
+);
+
+/** The app's activity log (uploads, deletions, file exchanges, settings changes). */
+export const appLogs = pgTable(
+  "app_logs",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    applicationId: bigint("application_id", { mode: "number" })
+      .notNull()
+      .references(() => applications.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
+    versionId: bigint("version_id", { mode: "number" }),
+    action: text("action").notNull(),
+    detail: jsonb("detail").notNull().default(sql`'{}'::jsonb`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("app_logs_app_idx").on(table.applicationId, table.id.desc())],
+);
