@@ -102,7 +102,8 @@ export function registerApplicationRoutes(
             : "Change some of an app's fields",
         params: idParams,
         querystring: z.object({ newappkey: flag }),
-        body: updateAppInput.optional(),
+        // ?newappkey=1 is sent without a body.
+        body: updateAppInput.nullish(),
         response: { 200: applicationDetail, ...errors },
       },
       handler: async (request) => {
