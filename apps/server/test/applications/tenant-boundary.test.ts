@@ -57,7 +57,10 @@ describe("the application tenant boundary", () => {
   it("answers 404 to another organization's owner on every endpoint", async () => {
     const other = await createOrganization(t);
     await expectAll(other.owner.token, 404);
-    const list = await t.app.inject({ url: `/api/applications/?org=${organizationId}`, headers: authHeader(other.owner.token) });
+    const list = await t.app.inject({
+      url: `/api/applications/?org=${organizationId}`,
+      headers: authHeader(other.owner.token),
+    });
     expect(list.statusCode).toBe(404);
     const own = await t.app.inject({ url: "/api/applications/", headers: authHeader(other.owner.token) });
     expect(own.json().count).toBe(0);
