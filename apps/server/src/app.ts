@@ -10,6 +10,13 @@ import { type AuthOptions, registerAuth } from "./http/auth.ts";
 import { handleError } from "./http/errors.ts";
 import { requestIdOptions } from "./http/logging.ts";
 import { contentSecurityPolicy } from "./http/security-headers.ts";
+import { registerApplicationRoutes } from "./modules/application/application.routes.ts";
+import {
+  type ApplicationServices,
+  createApplicationServices,
+} from "./modules/application/application-services.ts";
+import { registerDownloadRoutes } from "./modules/application/download.routes.ts";
+import { registerVersionRoutes } from "./modules/application/version.routes.ts";
 import { AccountService } from "./modules/auth/account.service.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
@@ -53,6 +60,9 @@ export interface AppServices {
   // --- organizations ---
   orgs: OrganizationServices;
   // --- end organizations ---
+  // --- applications ---
+  apps: ApplicationServices;
+  // --- end applications ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
@@ -96,7 +106,11 @@ export function createServices(platform: Platform): AppServices {
   const orgs = createOrganizationServices(platform, { mailJobs, accounts, twoFactor });
   // --- end organizations ---
 
-  return { tokens, mailJobs, ...accountServices, orgs };
+  // --- applications ---
+  const apps = createApplicationServices(platform, { membership: orgs.membership });
+  // --- end applications ---
+
+  return { tokens, mailJobs, ...accountServices, orgs, apps };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -176,6 +190,11 @@ export async function buildApp(
   // --- organizations ---
   registerOrganizationAreaRoutes(app, services.orgs, config.PUBLIC_URL);
   // --- end organizations ---
+  // --- applications ---
+  registerApplicationRoutes(app, { apps: services.apps, publicUrl: config.PUBLIC_URL });
+  registerVersionRoutes(app, { apps: services.apps });
+  registerDownloadRoutes(app, { versions: services.apps.versionService, storage, signer });
+  // --- end applications ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

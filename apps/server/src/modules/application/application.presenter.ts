@@ -1,0 +1,131 @@
+import type { AppLink, ApplicationRecord, AppType, UserSummary, Version } from "@tarmac/contracts";
+import { tagName } from "@tarmac/inspector/rules";
+import type { SecretBox } from "../../platform/crypto/secret-box.ts";
+import type { Database } from "../../platform/db/client.ts";
+import { isAdminRole } from "../organization/roles.ts";
+import {
+  type ApplicationRow,
+  findProjects,
+  findUserSummaries,
+  findVersionsByIds,
+  listPreviousVersions,
+  listProjectApps,
+  listProjectMemberIds,
+  type VersionRow,
+} from "./application.repo.ts";
+import type { VersionPresenter } from "./version.presenter.ts";
+
+const previousVersionsShown = 5;
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list) list.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
+
+function unique(values: (number | null)[]): number[] {
+  return [...new Set(values.filter((value): value is number => value !== null))];
+}
+
+/**
+ * Turns a page of application rows into records with a fixed number of queries, whatever the
+ * page size: projects, sibling apps, members, versions and uploaders are each loaded once.
+ */
+export class ApplicationPresenter {
+  constructor(
+    private readonly db: Database,
+    private readonly versions: VersionPresenter,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async presentMany(
+    organizationId: number,
+    apps: ApplicationRow[],
+    viewerRole: number,
+    db = this.db,
+  ): Promise<ApplicationRecord[]> {
+    if (apps.length === 0) return [];
+    const projectIds = unique(apps.map((app) => app.projectId));
+    const [projectRows, siblings, members, currentRows, previousRows] = await Promise.all([
+      findProjects(db, organizationId, projectIds),
+      listProjectApps(db, organizationId, projectIds),
+      listProjectMemberIds(db, projectIds),
+      findVersionsByIds(db, organizationId, unique(apps.map((app) => app.currentVersionId))),
+      listPreviousVersions(db, organizationId, unique(apps.map((app) => app.id)), previousVersionsShown),
+    ]);
+    const uploaders = await findUserSummaries(
+      db,
+      unique([...currentRows, ...previousRows].map((v) => v.uploadedBy)),
+    );
+    const projectTitles = new Map(projectRows.map((row) => [row.id, row.title]));
+    const siblingsByProject = groupBy(siblings, (row) => row.projectId);
+    const membersByProject = groupBy(members, (row) => row.projectId);
+    const currentById = new Map(currentRows.map((row) => [row.id, row]));
+    const previousByApp = groupBy(previousRows, (row) => row.applicationId);
+    const usersById = new Map(uploaders.map((user) => [user.id, user as UserSummary]));
+    const showVersion = (row: VersionRow, app: ApplicationRow): Promise<Version> =>
+      this.versions.present(row, app, row.uploadedBy ? (usersById.get(row.uploadedBy) ?? null) : null);
+
+    return Promise.all(
+      apps.map(async (app) => {
+        const projectTitle = projectTitles.get(app.projectId) ?? "";
+        const projectApps = siblingsByProject.get(app.projectId) ?? [];
+        const currentRow = app.currentVersionId ? currentById.get(app.currentVersionId) : undefined;
+        const current = currentRow ? await showVersion(currentRow, app) : null;
+        const previous = await Promise.all(
+          (previousByApp.get(app.id) ?? []).map((row) => showVersion(row, app)),
+        );
+        return {
+          id: app.id,
+          project_title: projectTitle,
+          title: app.title,
+          new_version: currentRow?.version ?? "",
+          app_type: app.appType as AppType,
+          base_app: projectApps[0]?.id ?? app.id,
+          project_app: app.projectId,
+          environment: app.environment,
+          slack_webhook: this.slackWebhookFor(app, viewerRole),
+          slack_channel: app.slackChannel,
+          description: app.description,
+          organization: app.organizationId,
+          distribution: [],
+          users: (membersByProject.get(app.projectId) ?? []).map((row) => row.userId),
+          team_detail: [],
+          count_versions: app.versionsCount,
+          current_version: current,
+          previous_versions: previous,
+          upload_path: `/api/app_upload/${app.appKey}/`,
+          ready_to_sale: app.readyToSale,
+          other_platform: projectApps
+            .filter((row) => row.environment === app.environment && row.appType !== app.appType)
+            .map(toAppLink),
+          app_key: app.appKey,
+          unique_app_id: app.bundleId,
+          tag_name: tagName(projectTitle, app.appType as AppType),
+          icon: current?.icon ?? null,
+          created_at: app.createdAt.toISOString(),
+          updated_at: app.updatedAt.toISOString(),
+        };
+      }),
+    );
+  }
+
+  /** The webhook URL is a credential: only admins see it. */
+  private slackWebhookFor(app: ApplicationRow, viewerRole: number): string {
+    if (!app.slackWebhookSealed || !isAdminRole(viewerRole)) return "";
+    try {
+      return this.secrets.open(app.slackWebhookSealed);
+    } catch {
+      return "";
+    }
+  }
+}
+
+export function toAppLink(row: { id: number; title: string; appType: number; environment: string }): AppLink {
+  return { id: row.id, title: row.title, app_type: row.appType as AppType, environment: row.environment };
+}

@@ -1,0 +1,177 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../platform/db/client.ts";
+import { applications, projectMembers, projects, users, versions } from "../../platform/db/schema/index.ts";
+
+export type ApplicationRow = typeof applications.$inferSelect;
+export type VersionRow = typeof versions.$inferSelect;
+export type ProjectAccessRow = { role: number; isAccessAllEnvs: boolean; accessEnvs: string[] };
+
+export async function findApplication(db: Database, appId: number): Promise<ApplicationRow | null> {
+  const [row] = await db.select().from(applications).where(eq(applications.id, appId)).limit(1);
+  return row ?? null;
+}
+
+export async function findApplicationInOrganization(
+  db: Database,
+  organizationId: number,
+  appId: number,
+): Promise<ApplicationRow | null> {
+  const [row] = await db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.organizationId, organizationId), eq(applications.id, appId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The caller's membership of the project, when there is one. */
+export async function findProjectAccess(
+  db: Database,
+  projectId: number,
+  userId: number,
+): Promise<ProjectAccessRow | null> {
+  const [row] = await db
+    .select({
+      role: projectMembers.role,
+      isAccessAllEnvs: projectMembers.isAccessAllEnvs,
+      accessEnvs: projectMembers.accessEnvs,
+    })
+    .from(projectMembers)
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findProjects(db: Database, organizationId: number, projectIds: number[]) {
+  if (projectIds.length === 0) return [];
+  return db
+    .select({ id: projects.id, title: projects.title })
+    .from(projects)
+    .where(and(eq(projects.organizationId, organizationId), inArray(projects.id, projectIds)));
+}
+
+/** Every app of the given projects (few per project: one per platform and environment). */
+export async function listProjectApps(db: Database, organizationId: number, projectIds: number[]) {
+  if (projectIds.length === 0) return [];
+  return db
+    .select({
+      id: applications.id,
+      projectId: applications.projectId,
+      title: applications.title,
+      appType: applications.appType,
+      environment: applications.environment,
+    })
+    .from(applications)
+    .where(and(eq(applications.organizationId, organizationId), inArray(applications.projectId, projectIds)))
+    .orderBy(asc(applications.id));
+}
+
+export async function listProjectMemberIds(db: Database, projectIds: number[]) {
+  if (projectIds.length === 0) return [];
+  return db
+    .select({ projectId: projectMembers.projectId, userId: projectMembers.userId })
+    .from(projectMembers)
+    .where(inArray(projectMembers.projectId, projectIds))
+    .orderBy(asc(projectMembers.userId));
+}
+
+export async function findVersionsByIds(db: Database, organizationId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(versions)
+    .where(and(eq(versions.organizationId, organizationId), inArray(versions.id, ids)));
+}
+
+/**
+ * Up to `limit` newest ready versions of each app other than its current one, in one query:
+ * a lateral subquery per app walks the (application_id, id desc) index and stops early.
+ */
+export async function listPreviousVersions(
+  db: Database,
+  organizationId: number,
+  appIds: number[],
+  limit: number,
+): Promise<VersionRow[]> {
+  if (appIds.length === 0) return [];
+  const ids = sql.join(
+    appIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    select v.id from ${applications} a
+    cross join lateral (
+      select p.id from ${versions} p
+      where p.application_id = a.id and p.state = 'ready'
+        and p.id is distinct from a.current_version_id
+      order by p.id desc limit ${limit}
+    ) v
+    where a.organization_id = ${organizationId} and a.id in (${ids})`);
+  // Both drivers (pg and PGlite) answer raw SQL with a result carrying `rows`.
+  const versionIds = (result as unknown as { rows: { id: string | number }[] }).rows.map((row) =>
+    Number(row.id),
+  );
+  const rows = await findVersionsByIds(db, organizationId, versionIds);
+  return rows.sort((left, right) => right.id - left.id);
+}
+
+export async function findUserSummaries(db: Database, userIds: number[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select({ id: users.id, email: users.email, first_name: users.firstName, last_name: users.lastName })
+    .from(users)
+    .where(inArray(users.id, userIds));
+}
+
+export async function updateApplication(
+  db: Database,
+  organizationId: number,
+  appId: number,
+  values: Partial<
+    Pick<
+      ApplicationRow,
+      | "title"
+      | "description"
+      | "environment"
+      | "slackWebhookSealed"
+      | "slackChannel"
+      | "readyToSale"
+      | "appKey"
+    >
+  >,
+): Promise<ApplicationRow | null> {
+  const [row] = await db
+    .update(applications)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(applications.organizationId, organizationId), eq(applications.id, appId)))
+    .returning();
+  return row ?? null;
+}
+
+export async function renameProject(db: Database, organizationId: number, projectId: number, title: string) {
+  await db
+    .update(projects)
+    .set({ title })
+    .where(and(eq(projects.organizationId, organizationId), eq(projects.id, projectId)));
+}
+
+/** Another app of the project for the same platform and environment, if any. */
+export async function findSiblingInEnvironment(
+  db: Database,
+  app: { id: number; projectId: number; appType: number },
+  environment: string,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(
+      and(
+        eq(applications.projectId, app.projectId),
+        eq(applications.appType, app.appType),
+        eq(applications.environment, environment),
+        sql`${applications.id} <> ${app.id}`,
+      ),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}

@@ -1,0 +1,130 @@
+/**
+ * Owns reading, changing and deleting applications and their versions. Every app-scoped call
+ * goes through getAccessibleApp: another organization's app, or one the caller may not see,
+ * is "not found"; a visible app the caller may not act on is "forbidden".
+ */
+import type { ApplicationRecord, Version } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
+import { isAdminRole } from "../organization/roles.ts";
+import { type AppAccess, type AppAction, canOnApp, canSeeApp, canSeeBuild } from "./application.policy.ts";
+import type { ApplicationPresenter } from "./application.presenter.ts";
+import {
+  type ApplicationRow,
+  findApplication,
+  findApplicationInOrganization,
+  findProjectAccess,
+  findProjects,
+  findUserSummaries,
+  type ProjectAccessRow,
+  type VersionRow,
+} from "./application.repo.ts";
+import type { VersionPresenter } from "./version.presenter.ts";
+import { findVersion } from "./version.repo.ts";
+
+export interface AccessibleApp {
+  app: ApplicationRow;
+  member: MemberContext;
+  access: AppAccess;
+  /** The caller's project role, when they are a project member. */
+  projectRole: number | null;
+}
+
+/** Whether a project membership covers the app's environment. */
+export function coversEnvironment(access: ProjectAccessRow | null, environment: string): boolean {
+  if (!access) return false;
+  return access.isAccessAllEnvs || access.accessEnvs.includes(environment);
+}
+
+export interface ApplicationServiceDeps {
+  db: Database;
+  membership: MembershipService;
+  presenter: ApplicationPresenter;
+  versions: VersionPresenter;
+}
+
+export class ApplicationService {
+  constructor(protected readonly deps: ApplicationServiceDeps) {}
+
+  /** The app with the caller's membership; 404 when absent or invisible, 403 when not allowed. */
+  async getAccessibleApp(
+    userId: number,
+    appId: number,
+    action: AppAction,
+    db: Database = this.deps.db,
+  ): Promise<AccessibleApp> {
+    const app = await findApplication(db, appId);
+    if (!app) throw AppError.notFound();
+    const member = await this.deps.membership.findMembership(userId, app.organizationId, db);
+    if (!member) throw AppError.notFound();
+    const projectAccess = isAdminRole(member.role)
+      ? null
+      : await findProjectAccess(db, app.projectId, userId);
+    const access: AppAccess = { visible: coversEnvironment(projectAccess, app.environment) };
+    if (!canSeeApp(member.role, access)) throw AppError.notFound();
+    if (!canOnApp(member.role, action, access)) throw AppError.forbidden();
+    return { app, member, access, projectRole: projectAccess?.role ?? null };
+  }
+
+  /** A version of an app the caller may act on; builds hidden from the caller's role are 404. */
+  async getAccessibleVersion(
+    userId: number,
+    versionId: number,
+    action: AppAction,
+    db: Database = this.deps.db,
+  ): Promise<AccessibleApp & { version: VersionRow }> {
+    const version = await findVersion(db, versionId);
+    if (!version) throw AppError.notFound();
+    const found = await this.getAccessibleApp(userId, version.applicationId, action, db);
+    if (!canSeeBuild(found.member.role, version)) throw AppError.notFound();
+    return { ...found, version };
+  }
+
+  /** The presented record of an app in the organization, as an admin sees it. */
+  async getRecord(
+    organizationId: number,
+    appId: number,
+    db: Database = this.deps.db,
+  ): Promise<ApplicationRecord> {
+    const app = await findApplicationInOrganization(db, organizationId, appId);
+    if (!app) throw AppError.notFound();
+    const [record] = await this.deps.presenter.presentMany(organizationId, [app], 1, db);
+    if (!record) throw AppError.notFound();
+    return record;
+  }
+
+  /** The record as the given member sees it (the webhook URL only for admins). */
+  async presentApp(app: ApplicationRow, member: MemberContext, db: Database = this.deps.db) {
+    const [record] = await this.deps.presenter.presentMany(app.organizationId, [app], member.role, db);
+    if (!record) throw AppError.notFound();
+    return record;
+  }
+
+  async presentVersion(row: VersionRow, db: Database = this.deps.db): Promise<Version> {
+    const app = await findApplicationInOrganization(db, row.organizationId, row.applicationId);
+    if (!app) throw AppError.notFound();
+    return (await this.presentVersions([row], app, db))[0] as Version;
+  }
+
+  async presentVersions(
+    rows: VersionRow[],
+    app: ApplicationRow,
+    db: Database = this.deps.db,
+  ): Promise<Version[]> {
+    const uploaderIds = [
+      ...new Set(rows.map((row) => row.uploadedBy).filter((id): id is number => id !== null)),
+    ];
+    const users = new Map((await findUserSummaries(db, uploaderIds)).map((user) => [user.id, user]));
+    return Promise.all(
+      rows.map((row) =>
+        this.deps.versions.present(row, app, row.uploadedBy ? (users.get(row.uploadedBy) ?? null) : null),
+      ),
+    );
+  }
+
+  async getProjectTitle(organizationId: number, projectId: number, db: Database = this.deps.db) {
+    const [project] = await findProjects(db, organizationId, [projectId]);
+    return project?.title ?? "";
+  }
+}
