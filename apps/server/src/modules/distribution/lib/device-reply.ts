@@ -154,8 +154,11 @@ function matchesIssuerAndSerial(certificate: Asn1, sid: Asn1): boolean {
 
 function parseAttributes(content: Buffer): DeviceReply {
   let parsed: unknown;
+  const xml = content.toString("utf8");
   try {
-    parsed = plist.parse(content.toString("utf8"));
+    // The XML parser reports to the console before throwing; plain text never reaches it.
+    if (!xml.trimStart().startsWith("<")) throw new Error("not XML");
+    parsed = plist.parse(xml);
   } catch {
     throw new DeviceReplyError("bad_plist", "Device reply content is not an XML property list.");
   }
