@@ -101,6 +101,10 @@ describe("readDeviceReply", () => {
     const xml = plist.build(attributes);
     expect(readDeviceReply(sign(xml, { extra: ["-md", "sha1"] })).udid).toBe(udid);
     expect(readDeviceReply(sign(xml, { extra: ["-noattr"] })).udid).toBe(udid);
+    // Indefinite-length BER with the content split into chunks.
+    const ber = sign(xml, { extra: ["-stream"] });
+    expect(ber[1]).toBe(0x80);
+    expect(readDeviceReply(ber).udid).toBe(udid);
     expect(readDeviceReply(sign(xml, { signer: "ec" })).udid).toBe(udid);
   });
 
@@ -184,6 +188,23 @@ describe("readDeviceReply", () => {
     expectFailure(sign(plist.build({ UDID: "not-a-udid-but-long-enough-xyz" })), "bad_udid");
     expectFailure(sign(plist.build({ UDID: "abc123" })), "bad_udid");
     expectFailure(sign(plist.build({ UDID: "a".repeat(41) })), "bad_udid");
+  });
+
+  it("answers any corruption with the typed error, never another exception", () => {
+    const der = sign(plist.build(attributes));
+    for (let i = 0; i < der.length; i += 7) {
+      const flipped = Buffer.from(der);
+      flipped[i] = (flipped[i] ?? 0) ^ 0x5a;
+      let caught: unknown = null;
+      try {
+        readDeviceReply(flipped);
+      } catch (error) {
+        caught = error;
+      }
+      // A flip inside the unsigned parts (certificate validity) may still read fine.
+      if (caught) expect(caught).toBeInstanceOf(DeviceReplyError);
+      expect(() => readDeviceReply(der.subarray(0, i))).toThrow(DeviceReplyError);
+    }
   });
 
   it("refuses input over 64 KB before parsing it", () => {

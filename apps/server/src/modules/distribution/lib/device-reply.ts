@@ -48,6 +48,11 @@ const digestByOid: Record<string, string> = {
 };
 
 type Asn1 = forge.asn1.Asn1;
+// The published typings only know the older boolean `strict` argument.
+const fromDer = forge.asn1.fromDer as unknown as (
+  bytes: forge.util.ByteBuffer,
+  options: { parseAllBytes?: boolean; decodeBitStrings?: boolean },
+) => Asn1;
 const { Class, Type } = forge.asn1;
 
 /**
@@ -63,16 +68,23 @@ export function readDeviceReply(der: Buffer): DeviceReply {
   if (der.length > maxDeviceReplyBytes) {
     throw new DeviceReplyError("too_large", `Device reply exceeds ${maxDeviceReplyBytes} bytes.`);
   }
-  const signedData = parseSignedData(der);
-  const content = verifySignedContent(signedData);
+  let content: Buffer;
+  try {
+    content = verifySignedContent(parseSignedData(der));
+  } catch (error) {
+    // Whatever odd structure a sender makes up, callers only ever see the typed error.
+    if (error instanceof DeviceReplyError) throw error;
+    throw new DeviceReplyError("malformed", "Device reply structure is invalid.");
+  }
   return parseAttributes(content);
 }
 
 function parseSignedData(der: Buffer): Asn1[] {
   let root: Asn1;
   try {
-    root = forge.asn1.fromDer(forge.util.createBuffer(der.toString("binary")), {
+    root = fromDer(forge.util.createBuffer(der.toString("binary")), {
       parseAllBytes: true,
+      // Keeps BIT STRINGs as raw bytes, so re-encoded certificates match the originals.
       decodeBitStrings: false,
     });
   } catch {
@@ -110,7 +122,7 @@ function verifySigner(signer: Asn1, certificates: Asn1[], content: Buffer): void
   const signedAttrs =
     rest[0]?.tagClass === Class.CONTEXT_SPECIFIC && rest[0].type === 0 ? rest.shift() : undefined;
   const signature = rest[1];
-  const hash = digestByOid[oidOf(children(digestAlg)[0])];
+  const hash = digestByOid[oidOf(children(digestAlg)[0]) ?? ""];
   if (!hash) throw new DeviceReplyError("unsupported", "Unsupported digest algorithm.");
   if (!sid || sid.type !== Type.SEQUENCE || !signature) {
     throw new DeviceReplyError("unsupported", "Unsupported signer identifier.");
@@ -131,10 +143,11 @@ function verifySigner(signer: Asn1, certificates: Asn1[], content: Buffer): void
     const asSet = forge.asn1.create(Class.UNIVERSAL, Type.SET, true, attrs);
     signedBytes = Buffer.from(forge.asn1.toDer(asSet).getBytes(), "binary");
   }
+  const signatureBytes = octets(signature);
   let ok = false;
   try {
     const key = new X509Certificate(derOf(certificate)).publicKey;
-    ok = verify(hash, signedBytes, key, octets(signature));
+    ok = verify(hash, signedBytes, key, signatureBytes);
   } catch {
     throw new DeviceReplyError("unsupported", "Signer certificate or signature algorithm is unsupported.");
   }

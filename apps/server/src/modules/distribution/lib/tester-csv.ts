@@ -142,7 +142,7 @@ function readRecords(text: string, errors: CsvLineError[]): CsvRecord[] {
   let quoted = false;
   let wasQuoted = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text[i] ?? "";
     if (quoted) {
       if (c === '"' && text[i + 1] === '"') {
         field += '"';
