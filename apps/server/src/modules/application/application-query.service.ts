@@ -2,6 +2,7 @@
 import type { AppLink, ApplicationDetail, ApplicationRecord, MyAppRole, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
+import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
@@ -11,7 +12,7 @@ import { type ApplicationPresenter, toAppLink } from "./application.presenter.ts
 import { findProjectAccess, listProjectApps } from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
-import { listApplicationPage } from "./application-list.repo.ts";
+import { findCatalogVersion, listApplicationPage } from "./application-list.repo.ts";
 import { findVersion, listVersionPage } from "./version.repo.ts";
 
 export interface ApplicationListQuery {
@@ -28,8 +29,51 @@ export class ApplicationQueryService {
       core: ApplicationService;
       presenter: ApplicationPresenter;
       appLogs: AppLogService;
+      /** Serialized list pages, valid while the organization's catalog version holds. */
+      cache: GenerationCache;
     },
   ) {}
+
+  /**
+   * A list page as JSON, served from the cache while nothing in the organization changed.
+   * `pageKey` identifies the request (its URL); `render` wraps a page in the reply shape.
+   */
+  async listJson(
+    userId: number,
+    query: ApplicationListQuery,
+    params: PageParams,
+    options: { installable: boolean; pageKey: string },
+    render: (page: { count: number; results: ApplicationRecord[] }) => string,
+  ): Promise<string> {
+    const member =
+      query.org !== undefined
+        ? await this.deps.membership.getMembership(userId, query.org)
+        : (await this.deps.membership.listMemberships(userId))[0];
+    if (!member) return render({ count: 0, results: [] });
+    const generation = await findCatalogVersion(this.deps.db, member.organizationId);
+    // Admins share pages; other members see their own projects, so their pages are their own.
+    const viewer = isAdminRole(member.role) ? "all" : `${userId}/${member.role}`;
+    const key = `apps ${options.installable} ${member.organizationId} ${viewer} ${options.pageKey}`;
+    return this.deps.cache.getOrBuild(key, generation, async () =>
+      render(await this.listFor(member, userId, query, params, options)),
+    );
+  }
+
+  /** An app's builds page as JSON, cached like the app lists. */
+  async listBuildsJson(
+    userId: number,
+    appId: number,
+    params: PageParams,
+    pageKey: string,
+    render: (page: { count: number; results: Version[] }) => string,
+  ): Promise<string> {
+    const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    const generation = await findCatalogVersion(this.deps.db, app.organizationId);
+    const key = `builds ${app.id} ${seesOnlyReleasedBuilds(member.role)} ${pageKey}`;
+    return this.deps.cache.getOrBuild(key, generation, async () =>
+      render(await this.buildsOf(app, member.role, params)),
+    );
+  }
 
   /** Apps of one organization (?org=, else the caller's first) the caller may see. */
   async list(
@@ -43,6 +87,16 @@ export class ApplicationQueryService {
         ? await this.deps.membership.getMembership(userId, query.org)
         : (await this.deps.membership.listMemberships(userId))[0];
     if (!member) return { count: 0, results: [] };
+    return this.listFor(member, userId, query, params, options);
+  }
+
+  private async listFor(
+    member: { organizationId: number; role: number },
+    userId: number,
+    query: ApplicationListQuery,
+    params: PageParams,
+    options: { installable: boolean },
+  ): Promise<{ count: number; results: ApplicationRecord[] }> {
     const page = await listApplicationPage(this.deps.db, {
       organizationId: member.organizationId,
       memberUserId: isAdminRole(member.role) ? undefined : userId,
@@ -88,8 +142,16 @@ export class ApplicationQueryService {
     params: PageParams,
   ): Promise<{ count: number; results: Version[] }> {
     const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    return this.buildsOf(app, member.role, params);
+  }
+
+  private async buildsOf(
+    app: Parameters<ApplicationService["presentVersions"]>[1],
+    role: number,
+    params: PageParams,
+  ): Promise<{ count: number; results: Version[] }> {
     const page = await listVersionPage(this.deps.db, app.organizationId, app.id, {
-      onlyReleased: seesOnlyReleasedBuilds(member.role),
+      onlyReleased: seesOnlyReleasedBuilds(role),
       limit: params.pageSize,
       offset: params.offset,
     });

@@ -1,3 +1,4 @@
+import { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
@@ -41,7 +42,18 @@ export function createApplicationServices(platform: Platform, deps: { membership
     secrets,
     applicationJobs,
     deleteFiles,
-    queries: new ApplicationQueryService({ db, membership, core: applications, presenter, appLogs }),
+    queries: new ApplicationQueryService({
+      db,
+      membership,
+      core: applications,
+      presenter,
+      appLogs,
+      // A minute at most, well inside the lifetime of the signed URLs the pages carry.
+      cache: new GenerationCache({
+        maxEntries: 2000,
+        maxAgeMs: Math.min(60, platform.config.SIGNED_URL_TTL_SECONDS / 4) * 1000,
+      }),
+    }),
     updates: new ApplicationUpdateService({ db, core: applications, appLogs, secrets }),
     deletions: new ApplicationDeletionService({ db, membership, core: applications, appLogs, deleteFiles }),
     versionService: new VersionService({ db, core: applications, appLogs, presenter: versions }),

@@ -11,7 +11,7 @@ import {
   version,
   versionPage,
 } from "@tarmac/contracts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
@@ -27,6 +27,14 @@ const flag = z
   .enum(["1", "true", "0", "false", ""])
   .optional()
   .transform((value) => value === "1" || value === "true");
+
+/** Sends an already serialized page (cached lists) without serializing it again. */
+function sendJson(reply: FastifyReply, json: string) {
+  return reply
+    .type("application/json; charset=utf-8")
+    .serializer((payload: unknown) => payload as string)
+    .send(json);
+}
 
 export function registerApplicationRoutes(
   app: FastifyInstance,
@@ -51,11 +59,17 @@ export function registerApplicationRoutes(
           response: { 200: applicationPage, ...errors },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const actor = requireActiveActor(request);
         const params = pageParams(request.query, 20);
-        const page = await queries.list(actor.userId, request.query, params, { installable });
-        return toPage(request, deps.publicUrl, params, page.count, page.results);
+        const json = await queries.listJson(
+          actor.userId,
+          request.query,
+          params,
+          { installable, pageKey: request.url },
+          (page) => JSON.stringify(toPage(request, deps.publicUrl, params, page.count, page.results)),
+        );
+        return sendJson(reply, json);
       },
     );
   }
@@ -143,10 +157,16 @@ export function registerApplicationRoutes(
         response: { 200: versionPage, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const params = pageParams(request.query, 20);
-      const page = await queries.listBuilds(requireActiveActor(request).userId, request.params.id, params);
-      return toPage(request, deps.publicUrl, params, page.count, page.results);
+      const json = await queries.listBuildsJson(
+        requireActiveActor(request).userId,
+        request.params.id,
+        params,
+        request.url,
+        (page) => JSON.stringify(toPage(request, deps.publicUrl, params, page.count, page.results)),
+      );
+      return sendJson(reply, json);
     },
   );
 

@@ -43,6 +43,11 @@ export const organizations = pgTable(
     spaceUsedBytes: bigint("space_used_bytes", { mode: "number" }).notNull().default(0),
     buildsCount: integer("builds_count").notNull().default(0),
     projectsCount: integer("projects_count").notNull().default(0),
+    /**
+     * Bumped by database triggers whenever the organization's apps, versions, projects or
+     * project members change; cached list pages are valid while it stays the same.
+     */
+    catalogVersion: bigint("catalog_version", { mode: "number" }).notNull().default(0),
     limitNotifiedAt: timestamp("limit_notified_at", { withTimezone: true }),
     deletingAt: timestamp("deleting_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

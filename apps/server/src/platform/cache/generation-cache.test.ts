@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { GenerationCache } from "./generation-cache.ts";
+
+describe("GenerationCache", () => {
+  it("serves an entry only for the generation it was built from", () => {
+    const cache = new GenerationCache({ maxEntries: 10, maxAgeMs: 1000 });
+    cache.set("a", 1, "one");
+    expect(cache.get("a", 1)).toBe("one");
+    expect(cache.get("a", 2)).toBeUndefined();
+    expect(cache.get("a", 1)).toBeUndefined(); // dropped on the mismatch
+  });
+
+  it("expires entries after maxAgeMs", () => {
+    let now = 0;
+    const cache = new GenerationCache({ maxEntries: 10, maxAgeMs: 1000, now: () => now });
+    cache.set("a", 1, "one");
+    now = 1000;
+    expect(cache.get("a", 1)).toBe("one");
+    now = 1001;
+    expect(cache.get("a", 1)).toBeUndefined();
+  });
+
+  it("evicts the least recently used entry beyond maxEntries", () => {
+    const cache = new GenerationCache({ maxEntries: 2, maxAgeMs: 1000 });
+    cache.set("a", 1, "a");
+    cache.set("b", 1, "b");
+    cache.get("a", 1);
+    cache.set("c", 1, "c");
+    expect(cache.get("b", 1)).toBeUndefined();
+    expect(cache.get("a", 1)).toBe("a");
+    expect(cache.size).toBe(2);
+  });
+
+  it("builds once and then serves the stored value", async () => {
+    const cache = new GenerationCache({ maxEntries: 2, maxAgeMs: 1000 });
+    let builds = 0;
+    const build = async () => `v${++builds}`;
+    expect(await cache.getOrBuild("k", 1, build)).toBe("v1");
+    expect(await cache.getOrBuild("k", 1, build)).toBe("v1");
+    expect(await cache.getOrBuild("k", 2, build)).toBe("v2");
+  });
+});

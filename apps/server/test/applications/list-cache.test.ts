@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectMembers, versions } from "../../src/platform/db/schema/index.ts";
+import { addProjectMember, createApp, createProject, createVersion } from "../helpers/app-factories.ts";
+import { authHeader } from "../helpers/factories.ts";
+import { addMember, createOrganization } from "../helpers/org-factories.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+/** Cached list pages must never outlive a change, whatever code path or instance made it. */
+describe("cached list pages", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const titles = (body: { results: { title: string }[] }) => body.results.map((row) => row.title);
+
+  it("reflect app and version changes at once, including writes made straight in the database", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const app = await createApp(t, organization.id, { title: "Before" });
+    const version = await createVersion(t, app);
+    const url = `/api/applications/?org=${organization.id}`;
+    const read = async () => (await t.app.inject({ url, headers: authHeader(owner.token) })).json();
+    expect(titles(await read())).toEqual(["Before"]);
+    expect(await read()).toEqual(await read());
+
+    const renamed = await t.app.inject({
+      method: "PATCH",
+      url: `/api/applications/${app.id}/`,
+      headers: authHeader(owner.token),
+      payload: { title: "After" },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect(titles(await read())).toEqual(["After"]);
+
+    // Another instance (or a job) changing a version: the trigger moves the catalog version.
+    await t.database.db.update(versions).set({ whatsNew: "fresh notes" }).where(eq(versions.id, version.id));
+    expect((await read()).results[0].current_version.whats_new).toBe("fresh notes");
+
+    const builds = `/api/applications/${app.id}/builds/`;
+    const readBuilds = async () =>
+      (await t.app.inject({ url: builds, headers: authHeader(owner.token) })).json();
+    expect((await readBuilds()).count).toBe(1);
+    await createVersion(t, app, { version: "9.9.9" });
+    expect((await readBuilds()).count).toBe(2);
+  });
+
+  it("reflect a member's project access at once", async () => {
+    const { organization } = await createOrganization(t);
+    const project = await createProject(t, organization.id);
+    await createApp(t, organization.id, { projectId: project.id, title: "Shared" });
+    const tester = await addMember(t, organization.id, 5);
+    const url = `/api/applications/?org=${organization.id}`;
+    const read = async () => (await t.app.inject({ url, headers: authHeader(tester.token) })).json();
+    expect(titles(await read())).toEqual([]);
+    await addProjectMember(t, project.id, tester.user.id, { role: 5 });
+    expect(titles(await read())).toEqual(["Shared"]);
+    await t.database.db.delete(projectMembers).where(eq(projectMembers.userId, tester.user.id));
+    expect(titles(await read())).toEqual([]);
+  });
+});
