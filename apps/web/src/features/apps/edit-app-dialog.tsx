@@ -80,13 +80,7 @@ export function EditAppButton({ app }: { app: ApplicationRecord }) {
             />
             <TextInput label={t("upload.app_title")} required maxLength={100} {...field("title")} />
             <TextInput label={t("apps.environment")} required maxLength={50} {...field("environment")} />
-            <Textarea
-              label={t("upload.description")}
-              autosize
-              minRows={2}
-              maxLength={5000}
-              {...field("description")}
-            />
+            <Textarea label={t("upload.description")} rows={2} maxLength={5000} {...field("description")} />
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={() => setOpened(false)}>
                 {t("common.cancel")}

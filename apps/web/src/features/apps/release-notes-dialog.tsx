@@ -42,8 +42,7 @@ export function ReleaseNotesDialog({ version, onClose }: { version: Version | nu
           <Textarea
             label={t("apps.whats_new")}
             value={text}
-            autosize
-            minRows={4}
+            rows={4}
             maxLength={5000}
             onChange={(event) => setText(event.currentTarget.value)}
             data-autofocus

@@ -79,8 +79,7 @@ export function DraftForm({ draft, result, existingApp, disabled, onChange }: Dr
         label={t("upload.description")}
         value={draft.description}
         disabled={disabled}
-        autosize
-        minRows={2}
+        rows={2}
         maxLength={5000}
         onChange={(event) => onChange({ description: event.currentTarget.value })}
       />
@@ -88,8 +87,7 @@ export function DraftForm({ draft, result, existingApp, disabled, onChange }: Dr
         label={t("apps.whats_new")}
         value={draft.whats_new}
         disabled={disabled}
-        autosize
-        minRows={2}
+        rows={2}
         maxLength={5000}
         onChange={(event) => onChange({ whats_new: event.currentTarget.value })}
       />

@@ -107,8 +107,7 @@ export function ExchangeFileModal({ app, version, onClose }: ExchangeFileModalPr
             required
             value={comment}
             disabled={exchange.isPending}
-            autosize
-            minRows={2}
+            rows={2}
             maxLength={5000}
             error={commentError ? t("exchange.comment_required") : undefined}
             onChange={(event) => setComment(event.currentTarget.value)}
