@@ -6,6 +6,8 @@ import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../..
 import { makeApp, makeVersion, pageOf } from "./test-fixtures.ts";
 
 const BASE = "/api/applications/?org=7";
+// The first visit loads the lazy route modules, which is slow on a busy machine.
+const SLOW = { timeout: 5000 };
 
 function serve(role: number, replies: Record<string, ApiReply | (() => ApiReply)>) {
   return stubApi({
@@ -40,7 +42,7 @@ describe("apps list", () => {
   it("lists apps with icon or platform placeholder, version and build, and environment", async () => {
     serve(2, { [`GET ${BASE}&page=1&page_size=20`]: { status: 200, body: pageOf(APPS) } });
     renderApp("/dashboard/apps");
-    const comet = await screen.findByRole("link", { name: "Comet" });
+    const comet = await screen.findByRole("link", { name: "Comet" }, SLOW);
     expect(comet.getAttribute("href")).toBe("/dashboard/apps/2");
     const row = comet.closest("tr") as HTMLElement;
     expect(within(row).getByText("iOS")).toBeTruthy();
@@ -64,7 +66,7 @@ describe("apps list", () => {
     });
     const user = userEvent.setup();
     renderApp("/dashboard/apps");
-    await screen.findByRole("link", { name: "Rocket" });
+    await screen.findByRole("link", { name: "Rocket" }, SLOW);
     await user.type(screen.getByRole("searchbox", { name: "Search by title" }), "com");
     await waitFor(() => expect(screen.queryByRole("link", { name: "Rocket" })).toBeNull());
     const urls = calls.map((call) => call.url).filter((url) => url.startsWith("/api/applications/"));
@@ -83,7 +85,7 @@ describe("apps list", () => {
     });
     const user = userEvent.setup();
     renderApp("/dashboard/apps");
-    await screen.findByRole("link", { name: "Rocket" });
+    await screen.findByRole("link", { name: "Rocket" }, SLOW);
     await user.click(screen.getByRole("button", { name: "3" }));
     await waitFor(() => expect(calls.map((call) => call.url)).toContain(`${BASE}&page=3&page_size=20`));
     await waitFor(() => expect(screen.queryByRole("link", { name: "Rocket" })).toBeNull());
@@ -93,7 +95,7 @@ describe("apps list", () => {
     serve(1, { [`GET ${BASE}&page=1&page_size=20`]: { status: 200, body: pageOf([]) } });
     const user = userEvent.setup();
     renderApp("/dashboard/apps");
-    expect(await screen.findByText("No apps yet")).toBeTruthy();
+    expect(await screen.findByText("No apps yet", {}, SLOW)).toBeTruthy();
     const buttons = screen.getAllByRole("button", { name: "Add app" });
     expect(buttons).toHaveLength(2);
     await user.click(buttons[1] as HTMLElement);
@@ -103,7 +105,7 @@ describe("apps list", () => {
   it("shows a tester the empty state without the add action", async () => {
     serve(5, { [`GET ${BASE}&page=1&page_size=20`]: { status: 200, body: pageOf([]) } });
     renderApp("/dashboard/apps");
-    expect(await screen.findByText("Apps you are given access to appear here.")).toBeTruthy();
+    expect(await screen.findByText("Apps you are given access to appear here.", {}, SLOW)).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Add app" })).toBeNull();
   });
 
@@ -117,7 +119,7 @@ describe("apps list", () => {
     });
     const user = userEvent.setup();
     renderApp("/dashboard/apps");
-    expect(await screen.findByRole("status", { name: "Loading…" })).toBeTruthy();
+    expect(await screen.findByRole("status", { name: "Loading…" }, SLOW)).toBeTruthy();
     await user.click(await screen.findByRole("button", { name: "Try again" }));
     expect(await screen.findByRole("link", { name: "Rocket" })).toBeTruthy();
   });

@@ -1,4 +1,4 @@
-import { appTypeWords } from "@tarmac/contracts";
+import { appTypeWords } from "@tarmac/contracts/application-constants";
 import type { AppType } from "../../api/applications.ts";
 
 export const APP_TYPES: readonly AppType[] = [0, 1, 2, 3];

@@ -32,8 +32,11 @@ function apk(name = "rocket.apk", bytes = 1024): File {
 async function openModal() {
   const user = userEvent.setup();
   renderApp("/dashboard/apps");
-  await user.click((await screen.findAllByRole("button", { name: "Add app" }))[0] as HTMLElement);
-  const dialog = await screen.findByRole("dialog", { name: "Add app" });
+  // The first visit loads the lazy route modules, which is slow on a busy machine.
+  await user.click(
+    (await screen.findAllByRole("button", { name: "Add app" }, { timeout: 5000 }))[0] as HTMLElement,
+  );
+  const dialog = await screen.findByRole("dialog", { name: "Add app" }, { timeout: 5000 });
   return { user, dialog };
 }
 
@@ -51,6 +54,8 @@ async function preloadWith(user: ReturnType<typeof userEvent.setup>, result = ma
 describe("add-app modal", () => {
   useSignedInTestSession();
   beforeEach(() => {
+    // jsdom has no layout; the organization picker scrolls its options into view.
+    Element.prototype.scrollIntoView ??= () => {};
     FakeXhr.all = [];
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
   });
@@ -213,8 +218,15 @@ describe("add-app modal", () => {
     expect(within(widget).getByText("rocket.apk")).toBeTruthy();
     expect(FakeXhr.last().aborted).toBe(false);
     await user.click(within(widget).getByRole("button", { name: "Show" }));
-    expect(await screen.findByRole("dialog", { name: "Add app" })).toBeTruthy();
-    expect(screen.getByText("Uploading… 20%")).toBeTruthy();
+    const reopened = await screen.findByRole("dialog", { name: "Add app" });
+    expect(within(reopened).getByText("Uploading… 20%")).toBeTruthy();
+    // Closed again, the widget also shows the upload finishing.
+    await user.click(within(reopened).getByRole("button", { name: "Close" }));
+    act(() => FakeXhr.last().reply(200, makePreload()));
+    const finished = await screen.findByRole("group", { name: "Upload progress" });
+    expect(await within(finished).findByText("Completed")).toBeTruthy();
+    await user.click(within(finished).getByRole("button", { name: "Show" }));
+    expect(await screen.findByRole("button", { name: "Add" })).toBeTruthy();
   });
 
   it("resets the draft when closed after the preload", async () => {

@@ -34,7 +34,7 @@ export interface UploadFlow {
   processing: boolean;
   saveError: UploadMessage | null;
   canSave: boolean;
-  /** An upload runs (or waits) and the modal is closed: the progress widget shows it. */
+  /** An upload kept running with the modal closed: the progress widget shows it. */
   inBackground: boolean;
   open: (app?: ApplicationRecord | null) => void;
   close: () => void;
@@ -104,8 +104,8 @@ export function UploadProvider({ children }: { children: ReactNode }) {
   const open = useCallback(
     (target: ApplicationRecord | null = null) => {
       setOpened(true);
-      // An upload still running in the background is shown again rather than replaced.
-      if (isSending(preload.phase)) return;
+      // A flow that kept running in the background is shown again rather than replaced.
+      if (preload.phase !== "idle") return;
       polling.stop();
       resetDraft();
       setApp(target);
@@ -192,7 +192,9 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     processing: polling.active,
     saveError,
     canSave,
-    inBackground: !opened && isSending(preload.phase),
+    // Any other close resets the flow to idle, so a non-idle flow with the modal closed is one
+    // that kept running: it stays visible when it finishes or fails, too.
+    inBackground: !opened && preload.phase !== "idle",
     open,
     close,
     setOrganization,

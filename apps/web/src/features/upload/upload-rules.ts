@@ -1,6 +1,10 @@
 // The client-side checks and messages of spec §5 and §8 for build uploads. Every message is a
 // translation key (the spec's own wording) plus its values.
-import { fileNameTooLongMessage, type UploadErrorCode, uploadErrorMessages } from "@tarmac/contracts";
+import {
+  fileNameTooLongMessage,
+  type UploadErrorCode,
+  uploadErrorMessages,
+} from "@tarmac/contracts/application-constants";
 import { acceptedExtensionList, detectType } from "@tarmac/inspector/rules";
 import type { AppType } from "../../api/applications.ts";
 import { ApiError } from "../../api/client.ts";
