@@ -17,7 +17,7 @@ import { useDashboard } from "../dashboard/dashboard-context.tsx";
 import { isAdminRole } from "../organization/roles.ts";
 import { type AppDraft, buildCreateInput, canAdd, draftFromPreload, EMPTY_DRAFT } from "./draft.ts";
 import { checkFiles, describeUploadFailure, type UploadMessage } from "./upload-rules.ts";
-import { isSending, type Preload, usePreload } from "./use-preload.ts";
+import { type Preload, usePreload } from "./use-preload.ts";
 import { useTaskPolling } from "./use-task-polling.ts";
 
 export interface UploadFlow {
