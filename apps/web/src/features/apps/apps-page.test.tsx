@@ -68,7 +68,7 @@ describe("apps list", () => {
     renderApp("/dashboard/apps");
     await screen.findByRole("link", { name: "Rocket" }, SLOW);
     await user.type(screen.getByRole("searchbox", { name: "Search by title" }), "com");
-    await waitFor(() => expect(screen.queryByRole("link", { name: "Rocket" })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole("link", { name: "Rocket" })).toBeNull(), SLOW);
     const urls = calls.map((call) => call.url).filter((url) => url.startsWith("/api/applications/"));
     // Only the settled text is searched, not every keystroke.
     expect(urls.filter((url) => url.includes("title="))).toEqual([`${BASE}&title=com&page=1&page_size=20`]);
@@ -87,8 +87,8 @@ describe("apps list", () => {
     renderApp("/dashboard/apps");
     await screen.findByRole("link", { name: "Rocket" }, SLOW);
     await user.click(screen.getByRole("button", { name: "3" }));
-    await waitFor(() => expect(calls.map((call) => call.url)).toContain(`${BASE}&page=3&page_size=20`));
-    await waitFor(() => expect(screen.queryByRole("link", { name: "Rocket" })).toBeNull());
+    await waitFor(() => expect(calls.map((call) => call.url)).toContain(`${BASE}&page=3&page_size=20`), SLOW);
+    await waitFor(() => expect(screen.queryByRole("link", { name: "Rocket" })).toBeNull(), SLOW);
   });
 
   it("offers an admin to add the first app from the empty state", async () => {
