@@ -36,6 +36,26 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "apps",
+            lazy: async () => ({
+              Component: (await import("./features/apps/apps-layout.tsx")).AppsLayout,
+            }),
+            children: [
+              {
+                index: true,
+                lazy: async () => ({
+                  Component: (await import("./features/apps/apps-page.tsx")).AppsPage,
+                }),
+              },
+              {
+                path: ":id",
+                lazy: async () => ({
+                  Component: (await import("./features/apps/app-page.tsx")).AppPage,
+                }),
+              },
+            ],
+          },
+          {
             path: "profile",
             lazy: async () => ({
               Component: (await import("./features/profile/profile-page.tsx")).ProfilePage,

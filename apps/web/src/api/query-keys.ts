@@ -15,4 +15,11 @@ export const queryKeys = {
   teams: (orgId: number) => ["teams", orgId] as const,
   projects: (orgId: number) => ["projects", orgId] as const,
   userSearch: (orgId: number, search: string) => ["user-search", orgId, search] as const,
+  appsAll: () => ["apps"] as const,
+  apps: (orgId: number, page: number, title: string, mobileType: number | null) =>
+    ["apps", "list", orgId, page, title, mobileType] as const,
+  app: (id: number) => ["apps", "detail", id] as const,
+  appBuilds: (id: number, page: number) => ["apps", "builds", id, page] as const,
+  appRole: (id: number) => ["apps", "role", id] as const,
+  appLogs: (id: number, page: number) => ["apps", "logs", id, page] as const,
 };

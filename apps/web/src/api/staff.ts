@@ -1,6 +1,10 @@
 // Members of an organization, user search and teams.
-import { ApiError, api } from "./client.ts";
+import type { ApplicationRecord } from "@tarmac/contracts";
+import { api } from "./client.ts";
 import type { Page } from "./content.ts";
+
+/** The largest page the applications list answers; enough projects for a picker. */
+const PROJECT_LOOKUP_SIZE = 100;
 
 export interface Membership {
   id: number;
@@ -115,16 +119,19 @@ export function deleteTeam(id: number) {
   return api.delete<null>(`/api/teams/${id}/`);
 }
 
-/** Projects may not exist yet on this server: a 404 or an odd answer means "none". */
+/**
+ * The organization's projects, read from its apps: each project appears once (under its id,
+ * project_app), however many platforms and environments it has.
+ */
 export async function fetchProjects(orgId: number): Promise<Project[]> {
-  try {
-    const reply = await api.get<Page<Project> | Project[] | null>("/api/applications/", {
-      query: { org: orgId },
-    });
-    if (Array.isArray(reply)) return reply;
-    return reply?.results ?? [];
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return [];
-    throw error;
+  const reply = await api.get<Page<ApplicationRecord>>("/api/applications/", {
+    query: { org: orgId, page_size: PROJECT_LOOKUP_SIZE },
+  });
+  const projects = new Map<number, Project>();
+  for (const app of reply.results) {
+    if (!projects.has(app.project_app)) {
+      projects.set(app.project_app, { id: app.project_app, project_title: app.project_title });
+    }
   }
+  return [...projects.values()];
 }

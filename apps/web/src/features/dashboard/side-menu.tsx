@@ -60,6 +60,7 @@ export function SideMenu({ onNavigate, onLogout, leaving }: SideMenuProps) {
   const { pathname } = useLocation();
   const { currentOrg, orgs, selectOrg } = useDashboard();
   const sections = buildMenuSections(currentOrg?.role, currentOrg !== null);
+  const inApps = pathname === "/dashboard/apps" || pathname.startsWith("/dashboard/apps/");
   // Only one submenu is open; choosing the open one again closes it.
   const [expanded, setExpanded] = useState<string | null>(() => findSectionOf(pathname));
   const toggle = (id: string) => setExpanded((current) => (current === id ? null : id));
@@ -81,6 +82,16 @@ export function SideMenu({ onNavigate, onLogout, leaving }: SideMenuProps) {
             aria-current={pathname === "/dashboard" ? "page" : undefined}
             onClick={onNavigate}
           />
+          {currentOrg ? (
+            <NavLink
+              component={Link}
+              to="/dashboard/apps"
+              label={t("menu.apps")}
+              active={inApps}
+              aria-current={pathname === "/dashboard/apps" ? "page" : undefined}
+              onClick={onNavigate}
+            />
+          ) : null}
           {sections.map((section) => {
             const open = expanded === section.id;
             const panelId = `menu-${section.id}`;

@@ -1,0 +1,133 @@
+// Applications, their builds (versions), activity log and the two-step upload of spec §4/§7.
+import type {
+  AppLogEntry,
+  ApplicationDetail,
+  ApplicationRecord,
+  AppType,
+  CreateAppInput,
+  ExchangeFileInput,
+  MyAppRole,
+  PreloadResult,
+  UpdateAppInput,
+  UpdateVersionInput,
+  UploadTaskResult,
+  Version,
+} from "@tarmac/contracts";
+import { api } from "./client.ts";
+import type { Page } from "./content.ts";
+import { type UploadHandle, uploadWithProgress } from "./upload.ts";
+
+export type {
+  AppLogEntry,
+  ApplicationDetail,
+  ApplicationRecord,
+  AppType,
+  CreateAppInput,
+  MyAppRole,
+  PreloadResult,
+  UploadTaskResult,
+  Version,
+};
+
+export const APPS_PAGE_SIZE = 20;
+
+export interface AppListFilter {
+  org: number;
+  title: string;
+  /** null lists every platform. */
+  mobileType: AppType | null;
+  page: number;
+}
+
+export function listApplications(filter: AppListFilter) {
+  return api.get<Page<ApplicationRecord>>("/api/applications/", {
+    query: {
+      org: filter.org,
+      title: filter.title || undefined,
+      mobile_type: filter.mobileType ?? undefined,
+      page: filter.page,
+      page_size: APPS_PAGE_SIZE,
+    },
+  });
+}
+
+/** With `showenvall` the answer also lists the project's apps of this platform in every environment. */
+export function fetchApplication(id: number) {
+  return api.get<ApplicationDetail>(`/api/applications/${id}/`, { query: { showenvall: 1 } });
+}
+
+export function updateApplication(id: number, input: UpdateAppInput) {
+  return api.patch<ApplicationRecord>(`/api/applications/${id}/`, input);
+}
+
+/** `allPlatforms` removes every app of the project, not only this platform. */
+export function deleteApplication(id: number, allPlatforms: boolean) {
+  return api.delete<null>(`/api/applications/${id}/`, { query: { all: allPlatforms ? 1 : undefined } });
+}
+
+export function listBuilds(appId: number, page: number) {
+  return api.get<Page<Version>>(`/api/applications/${appId}/builds/`, { query: { page } });
+}
+
+export function fetchMyAppRole(appId: number) {
+  return api.get<MyAppRole>(`/api/applications/${appId}/check_my_role/`);
+}
+
+export function listAppLogs(appId: number, page: number) {
+  return api.get<Page<AppLogEntry>>(`/api/app-logs/${appId}/`, { query: { page } });
+}
+
+export function updateVersion(id: number, input: UpdateVersionInput) {
+  return api.patch<Version>(`/api/versions/${id}/`, input);
+}
+
+export function deleteVersion(id: number) {
+  return api.delete<null>(`/api/versions/${id}/`);
+}
+
+export interface PreloadFields {
+  file: File;
+  organization: number;
+  /** The existing app a new version or an exchanged file belongs to. */
+  app?: number;
+  /** How a .zip is read: 2 Windows or 3 macOS. */
+  appType?: AppType;
+}
+
+/** First step of every upload: the server stores and reads the file and answers what it found. */
+export function preloadBuild(
+  fields: PreloadFields,
+  onProgress: (percent: number) => void,
+): UploadHandle<PreloadResult> {
+  const form = new FormData();
+  form.append("organization", String(fields.organization));
+  if (fields.app !== undefined) form.append("app", String(fields.app));
+  if (fields.appType !== undefined) form.append("app_type", String(fields.appType));
+  // The file goes last so that a streaming server has read every other field before it.
+  form.append("file", fields.file);
+  return uploadWithProgress<PreloadResult>("/api/applicationadd/", form, {
+    query: { preload: 1 },
+    onProgress,
+  });
+}
+
+export type CreateAppReply = ApplicationRecord | { task_id: string };
+
+export function isTaskAccepted(reply: CreateAppReply): reply is { task_id: string } {
+  return "task_id" in reply && !("id" in reply);
+}
+
+/** Confirms a preload: a new app, or with `appId` a new version of that app. 201 record or 202 task. */
+export function createApplication(input: CreateAppInput, appId?: number) {
+  return api.post<CreateAppReply>("/api/applications/", input, {
+    query: { app: appId },
+  });
+}
+
+export function fetchUploadTask(taskId: string) {
+  return api.get<UploadTaskResult>(`/api/upload-task-result/${encodeURIComponent(taskId)}/`);
+}
+
+export function exchangeVersionFile(versionId: number, input: ExchangeFileInput) {
+  return api.post<Version>(`/api/versions/${versionId}/exchange/`, input);
+}

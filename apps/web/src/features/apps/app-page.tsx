@@ -1,0 +1,77 @@
+// One application (spec §2): header, platform and environment switchers, builds and activity.
+import { Anchor, Stack, Tabs, Text } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Link, useParams } from "react-router";
+import { fetchApplication, fetchMyAppRole, type MyAppRole } from "../../api/applications.ts";
+import { ApiError } from "../../api/client.ts";
+import { queryKeys } from "../../api/query-keys.ts";
+import { LoadError } from "../../ui/load-error.tsx";
+import { PageLoader } from "../../ui/page-loader.tsx";
+import { useDocumentTitle } from "../../ui/use-document-title.ts";
+import { AppActivity } from "./app-activity.tsx";
+import { AppHeader } from "./app-header.tsx";
+import { VersionsTable } from "./versions-table.tsx";
+
+/** Until check_my_role answers, nothing may be changed. */
+const NO_RIGHTS: MyAppRole = {
+  role: 0,
+  project_role: null,
+  can_upload: false,
+  can_edit: false,
+  can_delete: false,
+  can_download: false,
+};
+
+export function AppPage() {
+  const { id } = useParams();
+  const appId = Number(id);
+  return Number.isInteger(appId) && appId > 0 ? <AppView key={appId} appId={appId} /> : <AppMissing />;
+}
+
+function AppMissing() {
+  const { t } = useTranslation();
+  useDocumentTitle(t("apps.not_found"));
+  return (
+    <Stack gap="sm" py="xl" align="center">
+      <Text fw={600}>{t("apps.not_found")}</Text>
+      <Anchor component={Link} to="/dashboard/apps">
+        {t("apps.back_to_list")}
+      </Anchor>
+    </Stack>
+  );
+}
+
+function AppView({ appId }: { appId: number }) {
+  const { t } = useTranslation();
+  const app = useQuery({ queryKey: queryKeys.app(appId), queryFn: () => fetchApplication(appId) });
+  const role = useQuery({ queryKey: queryKeys.appRole(appId), queryFn: () => fetchMyAppRole(appId) });
+  useDocumentTitle(app.data ? app.data.project_title || app.data.title : t("apps.title"));
+
+  if (app.isPending) return <PageLoader />;
+  if (app.isError) {
+    if (app.error instanceof ApiError && app.error.status === 404) return <AppMissing />;
+    return <LoadError onRetry={() => void app.refetch()} />;
+  }
+  const rights = role.data ?? NO_RIGHTS;
+  return (
+    <Stack gap="lg" maw={1200}>
+      <Anchor component={Link} to="/dashboard/apps" fz="sm">
+        {t("apps.back_to_list")}
+      </Anchor>
+      <AppHeader app={app.data} rights={rights} />
+      <Tabs defaultValue="versions" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="versions">{t("apps.versions_tab", { count: app.data.count_versions })}</Tabs.Tab>
+          <Tabs.Tab value="activity">{t("apps.activity_tab")}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="versions" pt="md">
+          <VersionsTable app={app.data} rights={rights} />
+        </Tabs.Panel>
+        <Tabs.Panel value="activity" pt="md">
+          <AppActivity appId={appId} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

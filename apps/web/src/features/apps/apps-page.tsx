@@ -1,0 +1,95 @@
+// The organization's applications (spec §2): search by title, platform filter, pages.
+import { Button, Group, Pagination, SegmentedControl, Stack, TextInput } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { OrgData } from "../../api/account.ts";
+import { APPS_PAGE_SIZE, type AppType, listApplications } from "../../api/applications.ts";
+import { queryKeys } from "../../api/query-keys.ts";
+import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
+import { isAdminRole } from "../organization/roles.ts";
+import { useUploadFlow } from "../upload/upload-context.tsx";
+import { AppsEmpty, AppsSkeleton, AppsTable } from "./apps-table.tsx";
+import { APP_TYPES, platformKey } from "./platform.ts";
+
+export const SEARCH_DELAY_MS = 400;
+const ALL = "all";
+
+export function AppsPage() {
+  const { t } = useTranslation();
+  return (
+    <PageFrame title={t("apps.title")} description={t("apps.description")}>
+      <ProfileGate needsOrg>{(_profile, org) => (org ? <AppsList org={org} /> : null)}</ProfileGate>
+    </PageFrame>
+  );
+}
+
+function AppsList({ org }: { org: OrgData }) {
+  const { t } = useTranslation();
+  const flow = useUploadFlow();
+  const [typed, setTyped] = useState("");
+  const [title, setTitle] = useState("");
+  const [mobileType, setMobileType] = useState<AppType | null>(null);
+  const [page, setPage] = useState(1);
+  const canCreate = isAdminRole(org.role);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setTitle(typed.trim());
+      setPage(1);
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const query = useQuery({
+    queryKey: queryKeys.apps(org.org_id, page, title, mobileType),
+    queryFn: () => listApplications({ org: org.org_id, title, mobileType, page }),
+  });
+  const pages = Math.max(1, Math.ceil((query.data?.count ?? 0) / APPS_PAGE_SIZE));
+  const filtered = title !== "" || mobileType !== null;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" gap="sm" align="flex-end">
+        <Group gap="sm" align="flex-end">
+          <TextInput
+            type="search"
+            label={t("apps.search")}
+            placeholder={t("apps.search_placeholder")}
+            value={typed}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+            w={{ base: "100%", xs: 260 }}
+          />
+          <SegmentedControl
+            aria-label={t("apps.platform_filter")}
+            value={mobileType === null ? ALL : String(mobileType)}
+            onChange={(value) => {
+              setMobileType(value === ALL ? null : (Number(value) as AppType));
+              setPage(1);
+            }}
+            data={[
+              { value: ALL, label: t("apps.all_platforms") },
+              ...APP_TYPES.map((type) => ({ value: String(type), label: t(platformKey(type)) })),
+            ]}
+          />
+        </Group>
+        {canCreate ? <Button onClick={() => flow.open()}>{t("apps.add")}</Button> : null}
+      </Group>
+      {query.isPending ? <AppsSkeleton /> : null}
+      {query.isError ? <LoadError onRetry={() => void query.refetch()} /> : null}
+      {query.data && query.data.results.length === 0 ? (
+        <AppsEmpty filtered={filtered} canCreate={canCreate} onAdd={() => flow.open()} />
+      ) : null}
+      {query.data && query.data.results.length > 0 ? <AppsTable apps={query.data.results} /> : null}
+      {pages > 1 ? (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={setPage}
+          getControlProps={(control) => ({ "aria-label": t(`pagination.${control}`) })}
+        />
+      ) : null}
+    </Stack>
+  );
+}

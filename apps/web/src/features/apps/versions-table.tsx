@@ -1,0 +1,82 @@
+// The app's builds, newest first, paged by the server.
+import { Pagination, Paper, Stack, Table, Text } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { type ApplicationRecord, listBuilds, type MyAppRole, type Version } from "../../api/applications.ts";
+import { queryKeys } from "../../api/query-keys.ts";
+import { LoadError } from "../../ui/load-error.tsx";
+import { PageLoader } from "../../ui/page-loader.tsx";
+import { ExchangeFileModal } from "../upload/exchange-file-modal.tsx";
+import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
+import { usePageCount } from "./use-page-count.ts";
+import { DeleteVersionDialog, VersionRow } from "./version-row.tsx";
+
+export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights: MyAppRole }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Version | null>(null);
+  const [exchanging, setExchanging] = useState<Version | null>(null);
+  const [deleting, setDeleting] = useState<Version | null>(null);
+  const query = useQuery({
+    queryKey: queryKeys.appBuilds(app.id, page),
+    queryFn: () => listBuilds(app.id, page),
+  });
+  const results = query.data?.results ?? [];
+  const pages = usePageCount(page, query.data);
+
+  if (query.isPending) return <PageLoader />;
+  if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
+  return (
+    <Stack gap="md">
+      {results.length === 0 ? (
+        <Text c="dimmed">{t("apps.no_builds")}</Text>
+      ) : (
+        <Paper withBorder radius="md">
+          <Table.ScrollContainer minWidth={960}>
+            <Table verticalSpacing="sm" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t("apps.version")}</Table.Th>
+                  <Table.Th>{t("apps.build")}</Table.Th>
+                  <Table.Th>{t("apps.date")}</Table.Th>
+                  <Table.Th>{t("apps.size")}</Table.Th>
+                  <Table.Th>{t("apps.uploader")}</Table.Th>
+                  <Table.Th>{t("apps.downloads")}</Table.Th>
+                  <Table.Th>{t("apps.min_os")}</Table.Th>
+                  <Table.Th>{t("apps.signing")}</Table.Th>
+                  <Table.Th>{t("apps.ready_to_sale")}</Table.Th>
+                  <Table.Th>{t("staff.actions")}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {results.map((version) => (
+                  <VersionRow
+                    key={version.id}
+                    appId={app.id}
+                    version={version}
+                    rights={rights}
+                    onEditNotes={() => setEditing(version)}
+                    onExchange={() => setExchanging(version)}
+                    onDelete={() => setDeleting(version)}
+                  />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+      {pages > 1 ? (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={setPage}
+          getControlProps={(control) => ({ "aria-label": t(`pagination.${control}`) })}
+        />
+      ) : null}
+      <ReleaseNotesDialog version={editing} onClose={() => setEditing(null)} />
+      <ExchangeFileModal app={app} version={exchanging} onClose={() => setExchanging(null)} />
+      <DeleteVersionDialog version={deleting} onClose={() => setDeleting(null)} />
+    </Stack>
+  );
+}
