@@ -1,12 +1,6 @@
 import { and, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import {
-  applications,
-  organizations,
-  projectMembers,
-  projects,
-  versions,
-} from "../../platform/db/schema/index.ts";
+import { applications, projectMembers, projects, versions } from "../../platform/db/schema/index.ts";
 import { likePattern } from "../organization/like-pattern.ts";
 import type { ApplicationRow } from "./application.repo.ts";
 
@@ -70,13 +64,4 @@ export async function listApplicationPage(
     .limit(filter.limit)
     .offset(filter.offset);
   return { count: total?.value ?? 0, rows };
-}
-
-/** The organization's catalog version, moved by database triggers on every catalog change. */
-export async function findCatalogVersion(db: Database, organizationId: number): Promise<number> {
-  const [row] = await db
-    .select({ value: organizations.catalogVersion })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  return row?.value ?? 0;
 }

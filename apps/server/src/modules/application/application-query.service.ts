@@ -12,7 +12,7 @@ import { type ApplicationPresenter, toAppLink } from "./application.presenter.ts
 import { findProjectAccess, listProjectApps } from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
-import { findCatalogVersion, listApplicationPage } from "./application-list.repo.ts";
+import { listApplicationPage } from "./application-list.repo.ts";
 import { findVersion, listVersionPage } from "./version.repo.ts";
 
 export interface ApplicationListQuery {
@@ -50,7 +50,7 @@ export class ApplicationQueryService {
         ? await this.deps.membership.getMembership(userId, query.org)
         : (await this.deps.membership.listMemberships(userId))[0];
     if (!member) return render({ count: 0, results: [] });
-    const generation = await findCatalogVersion(this.deps.db, member.organizationId);
+    const generation = member.catalogVersion;
     // Admins share pages; other members see their own projects, so their pages are their own.
     const viewer = isAdminRole(member.role) ? "all" : `${userId}/${member.role}`;
     const key = `apps ${options.installable} ${member.organizationId} ${viewer} ${options.pageKey}`;
@@ -68,7 +68,7 @@ export class ApplicationQueryService {
     render: (page: { count: number; results: Version[] }) => string,
   ): Promise<string> {
     const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
-    const generation = await findCatalogVersion(this.deps.db, app.organizationId);
+    const generation = member.catalogVersion;
     const key = `builds ${app.id} ${seesOnlyReleasedBuilds(member.role)} ${pageKey}`;
     return this.deps.cache.getOrBuild(key, generation, async () =>
       render(await this.buildsOf(app, member.role, params)),

@@ -7,6 +7,7 @@ const membershipView = {
   organizationId: memberships.organizationId,
   userId: memberships.userId,
   role: memberships.role,
+  catalogVersion: organizations.catalogVersion,
 };
 
 /** The tenant boundary: a user's memberships in organizations that are not being deleted. */

@@ -13,6 +13,8 @@ export interface MemberContext {
   organizationId: number;
   userId: number;
   role: number;
+  /** The organization's catalog version as of this read (validates cached list pages). */
+  catalogVersion: number;
 }
 
 export class MembershipService {
