@@ -9,7 +9,7 @@ import {
   uploadTaskResult,
   version,
 } from "@tarmac/contracts";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
@@ -21,6 +21,13 @@ const tags = ["builds"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const multipartOnly = { hide: false, consumes: ["multipart/form-data"] };
+
+/** Authentication comes before body validation: a signed-out caller learns 401, not field errors. */
+const signedIn = {
+  preValidation: async (request: FastifyRequest) => {
+    requireActiveActor(request);
+  },
+};
 
 function requireMultipart(request: { isMultipart(): boolean }): void {
   if (!request.isMultipart()) throw AppError.validation({ file: ["Send the build as multipart/form-data."] });
@@ -37,6 +44,7 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
   routes.post(
     "/api/applicationadd/",
     {
+      ...signedIn,
       bodyLimit: maxUploadBytes,
       schema: {
         ...multipartOnly,
@@ -72,6 +80,7 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
   routes.post(
     "/api/applications/",
     {
+      ...signedIn,
       schema: {
         tags,
         summary:
@@ -94,6 +103,7 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
   routes.post(
     "/api/versions/:id/exchange/",
     {
+      ...signedIn,
       schema: {
         tags,
         summary: "Replace a version's file with a preloaded one",
@@ -143,6 +153,7 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
   routes.get(
     "/api/upload-task-result/:id/",
     {
+      ...signedIn,
       schema: {
         tags,
         summary: "State of a long upload task (AAB conversion)",
