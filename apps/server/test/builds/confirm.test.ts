@@ -37,7 +37,12 @@ function dmg(version: string) {
 describe("POST /api/applications/ (new app)", () => {
   it("creates project, app and version, moves the counters, logs and answers 201 with the record", async () => {
     const { organization, owner } = await createOrganization(t);
-    const loaded = await preload(t, owner.token, { organization: organization.id }, fixture("android/modern.apk"));
+    const loaded = await preload(
+      t,
+      owner.token,
+      { organization: organization.id },
+      fixture("android/modern.apk"),
+    );
     const response = await confirm(t, owner.token, {
       organization: organization.id,
       preload_path: loaded.json().preload_path,
@@ -57,10 +62,20 @@ describe("POST /api/applications/ (new app)", () => {
       organization: organization.id,
       unique_app_id: "dev.tarmac.modern",
     });
-    expect(record.current_version).toMatchObject({ version: "2.0.0-beta.1", build_version_number: "2000", whats_new: "First build" });
+    expect(record.current_version).toMatchObject({
+      version: "2.0.0-beta.1",
+      build_version_number: "2000",
+      whats_new: "First build",
+    });
     expect(record.app_key).toMatch(/^[0-9a-f]{40}$/);
-    expect(await usageOf(t, organization.id)).toEqual({ spaceUsedBytes: 16750, buildsCount: 1, projectsCount: 1 });
-    expect(await t.database.db.select().from(preloads).where(eq(preloads.organizationId, organization.id))).toEqual([]);
+    expect(await usageOf(t, organization.id)).toEqual({
+      spaceUsedBytes: 16750,
+      buildsCount: 1,
+      projectsCount: 1,
+    });
+    expect(
+      await t.database.db.select().from(preloads).where(eq(preloads.organizationId, organization.id)),
+    ).toEqual([]);
     const logs = await t.database.db.select().from(appLogs).where(eq(appLogs.applicationId, record.id));
     expect(logs.map((log) => log.action)).toEqual(["app.created"]);
     // The preload is used up.
@@ -76,10 +91,21 @@ describe("POST /api/applications/ (new app)", () => {
 
   it("needs project_title and title unless project_app adds a platform", async () => {
     const { organization, owner } = await createOrganization(t);
-    const loaded = await preload(t, owner.token, { organization: organization.id }, fixture("apple/ipa/adhoc.ipa"));
-    const missing = await confirm(t, owner.token, { organization: organization.id, preload_path: loaded.json().preload_path });
+    const loaded = await preload(
+      t,
+      owner.token,
+      { organization: organization.id },
+      fixture("apple/ipa/adhoc.ipa"),
+    );
+    const missing = await confirm(t, owner.token, {
+      organization: organization.id,
+      preload_path: loaded.json().preload_path,
+    });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ project_title: ["This field is required."], title: ["This field is required."] });
+    expect(missing.json()).toEqual({
+      project_title: ["This field is required."],
+      title: ["This field is required."],
+    });
 
     const android = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
     const added = await confirm(t, owner.token, {
@@ -88,10 +114,19 @@ describe("POST /api/applications/ (new app)", () => {
       project_app: android.project_app,
     });
     expect(added.statusCode).toBe(201);
-    expect(added.json()).toMatchObject({ project_app: android.project_app, app_type: 1, project_title: "Demo Project" });
+    expect(added.json()).toMatchObject({
+      project_app: android.project_app,
+      app_type: 1,
+      project_title: "Demo Project",
+    });
     expect((await usageOf(t, organization.id)).projectsCount).toBe(1);
 
-    const twice = await preload(t, owner.token, { organization: organization.id }, fixture("apple/ipa/appstore.ipa"));
+    const twice = await preload(
+      t,
+      owner.token,
+      { organization: organization.id },
+      fixture("apple/ipa/appstore.ipa"),
+    );
     const duplicate = await confirm(t, owner.token, {
       organization: organization.id,
       preload_path: twice.json().preload_path,
@@ -105,7 +140,12 @@ describe("POST /api/applications/ (new app)", () => {
     const { organization, owner } = await createOrganization(t);
     await setLimits(t, organization.id, { projectsLimit: 1 });
     await uploadNewApp(t, owner.token, organization.id, fixture("android/bare.apk"));
-    const loaded = await preload(t, owner.token, { organization: organization.id }, fixture("android/modern.apk"));
+    const loaded = await preload(
+      t,
+      owner.token,
+      { organization: organization.id },
+      fixture("android/modern.apk"),
+    );
     const response = await confirm(t, owner.token, {
       organization: organization.id,
       preload_path: loaded.json().preload_path,
@@ -119,8 +159,18 @@ describe("POST /api/applications/ (new app)", () => {
   it("refuses someone else's preload, another organization and a member who may not create apps", async () => {
     const { organization, owner } = await createOrganization(t);
     const admin = await addMember(t, organization.id, 2);
-    const loaded = await preload(t, owner.token, { organization: organization.id }, fixture("android/bare.apk"));
-    const draft = { organization: organization.id, preload_path: loaded.json().preload_path, project_title: "P", title: "T" };
+    const loaded = await preload(
+      t,
+      owner.token,
+      { organization: organization.id },
+      fixture("android/bare.apk"),
+    );
+    const draft = {
+      organization: organization.id,
+      preload_path: loaded.json().preload_path,
+      project_title: "P",
+      title: "T",
+    };
     expect((await confirm(t, admin.token, draft)).statusCode).toBe(400);
     const { owner: stranger } = await createOrganization(t);
     expect((await confirm(t, stranger.token, draft)).statusCode).toBe(404);
@@ -166,7 +216,10 @@ describe("POST /api/applications/?app= (new version)", () => {
     const app = await uploadNewApp(t, owner.token, organization.id, dmg("1.10.0"));
     const older = await uploadVersion(t, owner.token, app, dmg("1.9.0"));
     expect(older.statusCode).toBe(400);
-    expect(older.json()).toEqual({ error_code: 3, detail: "ALREADY UPLOADED A NEW VERSION THIS VERSION IS OLDER" });
+    expect(older.json()).toEqual({
+      error_code: 3,
+      detail: "ALREADY UPLOADED A NEW VERSION THIS VERSION IS OLDER",
+    });
     expect((await uploadVersion(t, owner.token, app, dmg("1.10.1"))).statusCode).toBe(201);
   });
 
@@ -175,7 +228,9 @@ describe("POST /api/applications/?app= (new version)", () => {
     const app = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
     const refused = await uploadVersion(t, owner.token, app, fixture("android/modern.apk"));
     expect(refused.json()).toEqual({ error_code: 4, detail: "THIS IS ANOTHER APPLICATION" });
-    const accepted = await uploadVersion(t, owner.token, app, fixture("android/modern.apk"), { unique_app_id_changed: true });
+    const accepted = await uploadVersion(t, owner.token, app, fixture("android/modern.apk"), {
+      unique_app_id_changed: true,
+    });
     expect(accepted.statusCode).toBe(201);
     expect(accepted.json().unique_app_id).toBe("dev.tarmac.modern");
     const logs = await t.database.db.select().from(appLogs).where(eq(appLogs.applicationId, app.id));
@@ -188,15 +243,30 @@ describe("POST /api/applications/?app= (new version)", () => {
   it("error 5: a preload of another platform", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
-    const loaded = await preload(t, owner.token, { organization: organization.id }, fixture("apple/ipa/adhoc.ipa"));
-    const response = await confirm(t, owner.token, { organization: organization.id, preload_path: loaded.json().preload_path }, app.id);
+    const loaded = await preload(
+      t,
+      owner.token,
+      { organization: organization.id },
+      fixture("apple/ipa/adhoc.ipa"),
+    );
+    const response = await confirm(
+      t,
+      owner.token,
+      { organization: organization.id, preload_path: loaded.json().preload_path },
+      app.id,
+    );
     expect(response.json()).toEqual({ error_code: 5, detail: "THIS IS A DIFFERENT TYPE OF APPLICATION" });
   });
 
   it("error 6 and 7 under the lock at confirm time", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, dmg("2.0.0"));
-    const loaded = await preload(t, owner.token, { organization: organization.id, app: app.id }, dmg("2.0.1"));
+    const loaded = await preload(
+      t,
+      owner.token,
+      { organization: organization.id, app: app.id },
+      dmg("2.0.1"),
+    );
     const body = { organization: organization.id, preload_path: loaded.json().preload_path };
 
     await setLimits(t, organization.id, { spaceLimitMb: 1 });
@@ -232,9 +302,19 @@ describe("POST /api/applications/?app= (new version)", () => {
     const { organization: other } = await createOrganization(t);
     const foreign = await createApp(t, other.id, { appType: 3 });
     const loaded = await preload(t, owner.token, { organization: organization.id }, dmg("1.0.0"));
-    const response = await confirm(t, owner.token, { organization: organization.id, preload_path: loaded.json().preload_path }, foreign.id);
+    const response = await confirm(
+      t,
+      owner.token,
+      { organization: organization.id, preload_path: loaded.json().preload_path },
+      foreign.id,
+    );
     expect(response.statusCode).toBe(404);
-    expect(await t.database.db.select().from(versions).where(eq(versions.applicationId, foreign.id))).toEqual([]);
-    expect((await t.database.db.select().from(applications).where(eq(applications.id, foreign.id)))[0]?.versionsCount).toBe(0);
+    expect(await t.database.db.select().from(versions).where(eq(versions.applicationId, foreign.id))).toEqual(
+      [],
+    );
+    expect(
+      (await t.database.db.select().from(applications).where(eq(applications.id, foreign.id)))[0]
+        ?.versionsCount,
+    ).toBe(0);
   });
 });
