@@ -10,10 +10,13 @@ import { type AuthOptions, registerAuth } from "./http/auth.ts";
 import { handleError } from "./http/errors.ts";
 import { requestIdOptions } from "./http/logging.ts";
 import { contentSecurityPolicy } from "./http/security-headers.ts";
+import { registerApplicationRoutes } from "./modules/application/application.routes.ts";
 import {
   type ApplicationServices,
   createApplicationServices,
 } from "./modules/application/application-services.ts";
+import { registerDownloadRoutes } from "./modules/application/download.routes.ts";
+import { registerVersionRoutes } from "./modules/application/version.routes.ts";
 import { AccountService } from "./modules/auth/account.service.ts";
 import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
@@ -198,6 +201,9 @@ export async function buildApp(
   registerOrganizationAreaRoutes(app, services.orgs, config.PUBLIC_URL);
   // --- end organizations ---
   // --- applications ---
+  registerApplicationRoutes(app, { apps: services.apps, publicUrl: config.PUBLIC_URL });
+  registerVersionRoutes(app, { apps: services.apps });
+  registerDownloadRoutes(app, { versions: services.apps.versionService, storage, signer });
   // --- end applications ---
   // --- builds ---
   registerBuildRoutes(app, services.builds, config.UPLOAD_MAX_BYTES);

@@ -1,55 +1,62 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { appActions, canOnApp } from "../../src/modules/application/application.policy.ts";
+import {
+  appActions,
+  canOnApp,
+  canSeeBuild,
+  seesOnlyReleasedBuilds,
+} from "../../src/modules/application/application.policy.ts";
+import { allRoles } from "../../src/modules/organization/roles.ts";
 
-// role -> [not visible, visible] for each action; 1/2 need no project membership.
-const table: Record<string, Record<number, [boolean, boolean]>> = {
-  "app:read": { 1: [true, true], 2: [true, true], 3: [false, true], 4: [false, true], 5: [false, true] },
-  "app:create": { 1: [true, true], 2: [true, true], 3: [false, false], 4: [false, false], 5: [false, false] },
-  "app:update": { 1: [true, true], 2: [true, true], 3: [false, false], 4: [false, false], 5: [false, false] },
-  "app:delete": { 1: [true, true], 2: [true, true], 3: [false, false], 4: [false, false], 5: [false, false] },
-  "build:upload": {
-    1: [true, true],
-    2: [true, true],
-    3: [false, false],
-    4: [false, true],
-    5: [false, false],
-  },
-  "build:update": {
-    1: [true, true],
-    2: [true, true],
-    3: [false, false],
-    4: [false, false],
-    5: [false, false],
-  },
-  "build:delete": {
-    1: [true, true],
-    2: [true, true],
-    3: [false, false],
-    4: [false, false],
-    5: [false, false],
-  },
-  "build:download": {
-    1: [true, true],
-    2: [true, true],
-    3: [false, true],
-    4: [false, true],
-    5: [false, true],
-  },
-  "app:read-log": { 1: [true, true], 2: [true, true], 3: [false, true], 4: [false, true], 5: [false, true] },
+/** The rows of "Implemented: applications and builds" in docs/permissions.md. */
+function readMatrix(): Map<string, string[]> {
+  const text = readFileSync(new URL("../../../../docs/permissions.md", import.meta.url), "utf8");
+  const section = text.split("## Implemented: applications and builds")[1]?.split("## Planned")[0] ?? "";
+  const rows = new Map<string, string[]>();
+  for (const line of section.split("\n")) {
+    const [, action, ...roles] = line.split("|").map((cell) => cell.trim());
+    if (!action || action === "action" || action.startsWith("---") || roles.length < 5) continue;
+    rows.set(action, roles.slice(0, 5));
+  }
+  return rows;
+}
+
+/** [without a covering project membership, with one]. */
+const cellMeaning: Record<string, [boolean, boolean]> = {
+  yes: [true, true],
+  no: [false, false],
+  project: [false, true],
 };
 
-describe("canOnApp", () => {
-  it("knows exactly the actions of the table", () => {
-    expect([...appActions].sort()).toEqual(Object.keys(table).sort());
+describe("the application rows of docs/permissions.md", () => {
+  const matrix = readMatrix();
+
+  it("lists exactly the actions of the policy", () => {
+    expect([...matrix.keys()].sort()).toEqual([...appActions].sort());
   });
 
-  for (const [action, byRole] of Object.entries(table)) {
-    it(`${action} follows the table`, () => {
-      for (const [role, [hidden, visible]] of Object.entries(byRole)) {
-        const check = (isVisible: boolean) => canOnApp(Number(role), action as never, { visible: isVisible });
-        expect(check(false), `${action} role ${role} not visible`).toBe(hidden);
-        expect(check(true), `${action} role ${role} visible`).toBe(visible);
+  for (const action of appActions) {
+    it(`${action} matches the table for roles 1-5`, () => {
+      const cells = matrix.get(action) ?? [];
+      for (const role of allRoles) {
+        const meaning = cellMeaning[cells[role - 1] ?? ""];
+        expect(meaning, `${action} role ${role}: unknown cell`).toBeDefined();
+        const [hidden, visible] = meaning as [boolean, boolean];
+        expect(canOnApp(role, action, { visible: false }), `${action} role ${role} outside`).toBe(hidden);
+        expect(canOnApp(role, action, { visible: true }), `${action} role ${role} in project`).toBe(visible);
       }
     });
   }
+
+  it("hides unfinished and unreleased builds from mobile users and testers only", () => {
+    expect(allRoles.filter(seesOnlyReleasedBuilds)).toEqual([3, 5]);
+    const draft = { state: "ready", readyToSale: false };
+    const processing = { state: "processing", readyToSale: true };
+    for (const role of allRoles) {
+      const expected = !seesOnlyReleasedBuilds(role);
+      expect(canSeeBuild(role, draft)).toBe(expected);
+      expect(canSeeBuild(role, processing)).toBe(expected);
+      expect(canSeeBuild(role, { state: "ready", readyToSale: true })).toBe(true);
+    }
+  });
 });

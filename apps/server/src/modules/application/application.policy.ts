@@ -42,3 +42,15 @@ export function canOnApp(role: number, action: AppAction, access: AppAccess): bo
 export function canSeeApp(role: number, access: AppAccess): boolean {
   return whoSees(role, access);
 }
+
+/**
+ * Mobile users and testers install builds; they see only finished builds marked ready to sale.
+ * Everyone else who sees the app sees every build, including processing and failed ones.
+ */
+export function seesOnlyReleasedBuilds(role: number): boolean {
+  return role === roles.mobileUser || role === roles.tester;
+}
+
+export function canSeeBuild(role: number, build: { state: string; readyToSale: boolean }): boolean {
+  return !seesOnlyReleasedBuilds(role) || (build.state === "ready" && build.readyToSale);
+}

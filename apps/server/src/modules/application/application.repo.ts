@@ -122,3 +122,56 @@ export async function findUserSummaries(db: Database, userIds: number[]) {
     .from(users)
     .where(inArray(users.id, userIds));
 }
+
+export async function updateApplication(
+  db: Database,
+  organizationId: number,
+  appId: number,
+  values: Partial<
+    Pick<
+      ApplicationRow,
+      | "title"
+      | "description"
+      | "environment"
+      | "slackWebhookSealed"
+      | "slackChannel"
+      | "readyToSale"
+      | "appKey"
+    >
+  >,
+): Promise<ApplicationRow | null> {
+  const [row] = await db
+    .update(applications)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(applications.organizationId, organizationId), eq(applications.id, appId)))
+    .returning();
+  return row ?? null;
+}
+
+export async function renameProject(db: Database, organizationId: number, projectId: number, title: string) {
+  await db
+    .update(projects)
+    .set({ title })
+    .where(and(eq(projects.organizationId, organizationId), eq(projects.id, projectId)));
+}
+
+/** Another app of the project for the same platform and environment, if any. */
+export async function findSiblingInEnvironment(
+  db: Database,
+  app: { id: number; projectId: number; appType: number },
+  environment: string,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(
+      and(
+        eq(applications.projectId, app.projectId),
+        eq(applications.appType, app.appType),
+        eq(applications.environment, environment),
+        sql`${applications.id} <> ${app.id}`,
+      ),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}

@@ -8,7 +8,7 @@ import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
-import { type AppAccess, type AppAction, canOnApp, canSeeApp } from "./application.policy.ts";
+import { type AppAccess, type AppAction, canOnApp, canSeeApp, canSeeBuild } from "./application.policy.ts";
 import type { ApplicationPresenter } from "./application.presenter.ts";
 import {
   type ApplicationRow,
@@ -21,6 +21,7 @@ import {
   type VersionRow,
 } from "./application.repo.ts";
 import type { VersionPresenter } from "./version.presenter.ts";
+import { findVersion } from "./version.repo.ts";
 
 export interface AccessibleApp {
   app: ApplicationRow;
@@ -64,6 +65,20 @@ export class ApplicationService {
     if (!canSeeApp(member.role, access)) throw AppError.notFound();
     if (!canOnApp(member.role, action, access)) throw AppError.forbidden();
     return { app, member, access, projectRole: projectAccess?.role ?? null };
+  }
+
+  /** A version of an app the caller may act on; builds hidden from the caller's role are 404. */
+  async getAccessibleVersion(
+    userId: number,
+    versionId: number,
+    action: AppAction,
+    db: Database = this.deps.db,
+  ): Promise<AccessibleApp & { version: VersionRow }> {
+    const version = await findVersion(db, versionId);
+    if (!version) throw AppError.notFound();
+    const found = await this.getAccessibleApp(userId, version.applicationId, action, db);
+    if (!canSeeBuild(found.member.role, version)) throw AppError.notFound();
+    return { ...found, version };
   }
 
   /** The presented record of an app in the organization, as an admin sees it. */

@@ -1,0 +1,101 @@
+/**
+ * Deleting versions, apps and projects. Rows, the organization's usage counters and the job
+ * that removes the stored files change in one transaction, under the organization's row lock,
+ * so concurrent uploads and deletions never leave the counters off.
+ */
+import { AppError } from "../../http/errors.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
+import type { AppLogService } from "./app-log.service.ts";
+import type { FileDeletion } from "./application.jobs.ts";
+import { findApplicationInOrganization } from "./application.repo.ts";
+import type { ApplicationService } from "./application.service.ts";
+import {
+  countProjectApps,
+  deleteApplications,
+  deleteProject,
+  listProjectAppIds,
+  listVersionFiles,
+  releaseOrganizationUsage,
+} from "./application-deletion.repo.ts";
+import {
+  deleteVersionRow,
+  findNewestReadyVersionId,
+  findVersion,
+  setCurrentAfterDeletion,
+} from "./version.repo.ts";
+
+export class ApplicationDeletionService {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      membership: MembershipService;
+      core: ApplicationService;
+      appLogs: AppLogService;
+      deleteFiles: FileDeletion;
+    },
+  ) {}
+
+  /** Deletes the app, or with `all` every app of its project and the project itself. */
+  async deleteApp(userId: number, appId: number, all: boolean): Promise<void> {
+    const { app } = await this.deps.core.getAccessibleApp(userId, appId, "app:delete");
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.membership.lockOrganization(app.organizationId, tx);
+      const current = await findApplicationInOrganization(tx, app.organizationId, app.id);
+      if (!current) throw AppError.notFound();
+      const appIds = all ? await listProjectAppIds(tx, app.organizationId, app.projectId) : [app.id];
+      const files = await listVersionFiles(tx, app.organizationId, appIds);
+      await deleteApplications(tx, app.organizationId, appIds);
+      // A project lives as long as it has apps.
+      const dropProject = all || (await countProjectApps(tx, app.projectId)) === 0;
+      if (dropProject) await deleteProject(tx, app.organizationId, app.projectId);
+      await releaseOrganizationUsage(tx, app.organizationId, {
+        bytes: files.reduce((sum, file) => sum + file.fileSize + file.universalApkSize, 0),
+        builds: files.length,
+        projects: dropProject ? 1 : 0,
+      });
+      await this.deps.deleteFiles(
+        files.flatMap((file) => [file.fileKey, file.iconKey, file.universalApkKey]),
+        tx,
+      );
+    });
+  }
+
+  /** Deletes one version; when it was current, the newest remaining ready version takes over. */
+  async deleteVersion(userId: number, versionId: number): Promise<void> {
+    const { app } = await this.deps.core.getAccessibleVersion(userId, versionId, "build:delete");
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.membership.lockOrganization(app.organizationId, tx);
+      const version = await findVersion(tx, versionId);
+      const current = await findApplicationInOrganization(tx, app.organizationId, app.id);
+      if (!version || !current) throw AppError.notFound();
+      await deleteVersionRow(tx, version.id);
+      const nextCurrent =
+        current.currentVersionId === version.id
+          ? await findNewestReadyVersionId(tx, app.id, version.id)
+          : current.currentVersionId;
+      await setCurrentAfterDeletion(tx, app.id, nextCurrent);
+      await releaseOrganizationUsage(tx, app.organizationId, {
+        bytes: version.fileSize + version.universalApkSize,
+        builds: 1,
+        projects: 0,
+      });
+      await this.deps.appLogs.record(
+        {
+          organizationId: app.organizationId,
+          applicationId: app.id,
+          userId,
+          versionId: version.id,
+          action: "version.deleted",
+          detail: {
+            version: version.version,
+            build_version_number: version.buildNumber,
+            file_name: version.fileName,
+          },
+        },
+        tx,
+      );
+      await this.deps.deleteFiles([version.fileKey, version.iconKey, version.universalApkKey], tx);
+    });
+  }
+}

@@ -1,0 +1,122 @@
+/** Reading apps: the lists, one app with its variants, its builds and the caller's rights. */
+import type { AppLink, ApplicationDetail, ApplicationRecord, MyAppRole, Version } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import type { PageParams } from "../../http/pagination.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
+import { isAdminRole } from "../organization/roles.ts";
+import type { AppLogService } from "./app-log.service.ts";
+import { canOnApp, canSeeBuild, seesOnlyReleasedBuilds } from "./application.policy.ts";
+import { type ApplicationPresenter, toAppLink } from "./application.presenter.ts";
+import { findProjectAccess, listProjectApps } from "./application.repo.ts";
+import type { ApplicationService } from "./application.service.ts";
+import { coversEnvironment } from "./application.service.ts";
+import { listApplicationPage } from "./application-list.repo.ts";
+import { findVersion, listVersionPage } from "./version.repo.ts";
+
+export interface ApplicationListQuery {
+  org?: number;
+  title?: string;
+  mobile_type?: number;
+}
+
+export class ApplicationQueryService {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      membership: MembershipService;
+      core: ApplicationService;
+      presenter: ApplicationPresenter;
+      appLogs: AppLogService;
+    },
+  ) {}
+
+  /** Apps of one organization (?org=, else the caller's first) the caller may see. */
+  async list(
+    userId: number,
+    query: ApplicationListQuery,
+    params: PageParams,
+    options: { installable: boolean },
+  ): Promise<{ count: number; results: ApplicationRecord[] }> {
+    const member =
+      query.org !== undefined
+        ? await this.deps.membership.getMembership(userId, query.org)
+        : (await this.deps.membership.listMemberships(userId))[0];
+    if (!member) return { count: 0, results: [] };
+    const page = await listApplicationPage(this.deps.db, {
+      organizationId: member.organizationId,
+      memberUserId: isAdminRole(member.role) ? undefined : userId,
+      title: query.title || undefined,
+      appType: query.mobile_type,
+      installable: options.installable ? { saleOnly: seesOnlyReleasedBuilds(member.role) } : undefined,
+      limit: params.pageSize,
+      offset: params.offset,
+    });
+    const results = await this.deps.presenter.presentMany(member.organizationId, page.rows, member.role);
+    return { count: page.count, results };
+  }
+
+  async getDetail(
+    userId: number,
+    appId: number,
+    options: { showAllEnvironments: boolean },
+  ): Promise<ApplicationDetail> {
+    const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    const record: ApplicationDetail = await this.deps.core.presentApp(app, member);
+    if (options.showAllEnvironments)
+      record.environments = await this.listEnvironments(userId, app, member.role);
+    return record;
+  }
+
+  /** The project's apps of this platform in every environment the caller may enter. */
+  private async listEnvironments(
+    userId: number,
+    app: { organizationId: number; projectId: number; appType: number },
+    role: number,
+  ): Promise<AppLink[]> {
+    const siblings = await listProjectApps(this.deps.db, app.organizationId, [app.projectId]);
+    const access = isAdminRole(role) ? null : await findProjectAccess(this.deps.db, app.projectId, userId);
+    return siblings
+      .filter((row) => row.appType === app.appType)
+      .filter((row) => isAdminRole(role) || coversEnvironment(access, row.environment))
+      .map(toAppLink);
+  }
+
+  async listBuilds(
+    userId: number,
+    appId: number,
+    params: PageParams,
+  ): Promise<{ count: number; results: Version[] }> {
+    const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    const page = await listVersionPage(this.deps.db, app.organizationId, app.id, {
+      onlyReleased: seesOnlyReleasedBuilds(member.role),
+      limit: params.pageSize,
+      offset: params.offset,
+    });
+    return { count: page.count, results: await this.deps.core.presentVersions(page.rows, app) };
+  }
+
+  async getBuild(userId: number, appId: number, buildId: number): Promise<Version> {
+    const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    const row = await findVersion(this.deps.db, buildId);
+    if (!row || row.applicationId !== app.id || !canSeeBuild(member.role, row)) throw AppError.notFound();
+    return (await this.deps.core.presentVersions([row], app))[0] as Version;
+  }
+
+  async listLog(userId: number, appId: number, params: PageParams) {
+    const { app } = await this.deps.core.getAccessibleApp(userId, appId, "app:read-log");
+    return this.deps.appLogs.list(app.organizationId, app.id, params);
+  }
+
+  async checkMyRole(userId: number, appId: number): Promise<MyAppRole> {
+    const { member, access, projectRole } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    return {
+      role: member.role,
+      project_role: projectRole,
+      can_upload: canOnApp(member.role, "build:upload", access),
+      can_edit: canOnApp(member.role, "app:update", access),
+      can_delete: canOnApp(member.role, "app:delete", access),
+      can_download: canOnApp(member.role, "build:download", access),
+    };
+  }
+}

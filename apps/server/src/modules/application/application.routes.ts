@@ -1,0 +1,197 @@
+import {
+  appLogPage,
+  applicationDetail,
+  applicationListQuery,
+  applicationPage,
+  badRequestBody,
+  errorBody,
+  myAppRole,
+  pageQuery,
+  updateAppInput,
+  version,
+  versionPage,
+} from "@tarmac/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireActiveActor } from "../../http/auth.ts";
+import { pageParams, toPage } from "../../http/pagination.ts";
+import type { ApplicationServices } from "./application-services.ts";
+
+const tags = ["applications"];
+const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const noContent = z.null().describe("No content");
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+/** Query switches are sent as ?x=1 (or true). */
+const flag = z
+  .enum(["1", "true", "0", "false", ""])
+  .optional()
+  .transform((value) => value === "1" || value === "true");
+
+export function registerApplicationRoutes(
+  app: FastifyInstance,
+  deps: { apps: ApplicationServices; publicUrl: string },
+) {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { queries, updates, deletions } = deps.apps;
+
+  for (const [url, installable] of [
+    ["/api/applications/", false],
+    ["/api/m/applications/", true],
+  ] as const) {
+    routes.get(
+      url,
+      {
+        schema: {
+          tags,
+          summary: installable
+            ? "Apps the caller may install, newest build first"
+            : "Apps of one organization (?org=, else the first), newest activity first",
+          querystring: applicationListQuery,
+          response: { 200: applicationPage, ...errors },
+        },
+      },
+      async (request) => {
+        const actor = requireActiveActor(request);
+        const params = pageParams(request.query, 20);
+        const page = await queries.list(actor.userId, request.query, params, { installable });
+        return toPage(request, deps.publicUrl, params, page.count, page.results);
+      },
+    );
+  }
+
+  routes.get(
+    "/api/applications/:id/",
+    {
+      schema: {
+        tags,
+        summary: "One app (?builds=1 adds the first page of builds, ?showenvall=1 its environments)",
+        params: idParams,
+        querystring: z.object({ builds: flag, showenvall: flag }),
+        response: { 200: applicationDetail, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = requireActiveActor(request);
+      const { id } = request.params;
+      const detail = await queries.getDetail(userId, id, { showAllEnvironments: request.query.showenvall });
+      if (request.query.builds) {
+        const params = pageParams({}, 20);
+        const page = await queries.listBuilds(userId, id, params);
+        detail.builds = toPage(
+          { url: `/api/applications/${id}/builds/` },
+          deps.publicUrl,
+          params,
+          page.count,
+          page.results,
+        );
+      }
+      return detail;
+    },
+  );
+
+  for (const method of ["PUT", "PATCH"] as const) {
+    routes.route({
+      method,
+      url: "/api/applications/:id/",
+      schema: {
+        tags,
+        summary:
+          method === "PUT"
+            ? "Change an app (?newappkey=1 rotates its app key)"
+            : "Change some of an app's fields",
+        params: idParams,
+        querystring: z.object({ newappkey: flag }),
+        // ?newappkey=1 is sent without a body.
+        body: updateAppInput.nullish(),
+        response: { 200: applicationDetail, ...errors },
+      },
+      handler: async (request) => {
+        const { userId } = requireActiveActor(request);
+        if (method === "PUT" && request.query.newappkey)
+          return updates.rotateAppKey(userId, request.params.id);
+        return updates.update(userId, request.params.id, request.body ?? {});
+      },
+    });
+  }
+
+  routes.delete(
+    "/api/applications/:id/",
+    {
+      schema: {
+        tags,
+        summary: "Delete an app (?all=1: every app of its project and the project)",
+        params: idParams,
+        querystring: z.object({ all: flag }),
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deletions.deleteApp(requireActiveActor(request).userId, request.params.id, request.query.all);
+      return reply.status(204).send(null);
+    },
+  );
+
+  routes.get(
+    "/api/applications/:id/builds/",
+    {
+      schema: {
+        tags,
+        summary: "The app's builds, newest first",
+        params: idParams,
+        querystring: pageQuery,
+        response: { 200: versionPage, ...errors },
+      },
+    },
+    async (request) => {
+      const params = pageParams(request.query, 20);
+      const page = await queries.listBuilds(requireActiveActor(request).userId, request.params.id, params);
+      return toPage(request, deps.publicUrl, params, page.count, page.results);
+    },
+  );
+
+  routes.get(
+    "/api/applications/:id/build/:buildId/",
+    {
+      schema: {
+        tags,
+        summary: "One build of the app",
+        params: idParams.extend({ buildId: z.coerce.number().int().positive() }),
+        response: { 200: version, ...errors },
+      },
+    },
+    async (request) =>
+      queries.getBuild(requireActiveActor(request).userId, request.params.id, request.params.buildId),
+  );
+
+  routes.get(
+    "/api/applications/:id/check_my_role/",
+    {
+      schema: {
+        tags,
+        summary: "The caller's role and rights on the app",
+        params: idParams,
+        response: { 200: myAppRole, ...errors },
+      },
+    },
+    async (request) => queries.checkMyRole(requireActiveActor(request).userId, request.params.id),
+  );
+
+  routes.get(
+    "/api/app-logs/:id/",
+    {
+      schema: {
+        tags,
+        summary: "The app's activity log, newest first",
+        params: idParams,
+        querystring: pageQuery,
+        response: { 200: appLogPage, ...errors },
+      },
+    },
+    async (request) => {
+      const params = pageParams(request.query, 20);
+      const page = await queries.listLog(requireActiveActor(request).userId, request.params.id, params);
+      return toPage(request, deps.publicUrl, params, page.count, page.results);
+    },
+  );
+}

@@ -1,0 +1,93 @@
+import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import type { Database } from "../../platform/db/client.ts";
+import { applications, versions } from "../../platform/db/schema/index.ts";
+import type { VersionRow } from "./application.repo.ts";
+
+export async function findVersion(db: Database, versionId: number): Promise<VersionRow | null> {
+  const [row] = await db.select().from(versions).where(eq(versions.id, versionId)).limit(1);
+  return row ?? null;
+}
+
+function releasedOnly(onlyReleased: boolean) {
+  return onlyReleased ? and(eq(versions.state, "ready"), eq(versions.readyToSale, true)) : undefined;
+}
+
+export async function listVersionPage(
+  db: Database,
+  organizationId: number,
+  applicationId: number,
+  options: { onlyReleased: boolean; limit: number; offset: number },
+): Promise<{ count: number; rows: VersionRow[] }> {
+  const where = and(
+    eq(versions.organizationId, organizationId),
+    eq(versions.applicationId, applicationId),
+    releasedOnly(options.onlyReleased),
+  );
+  const [total] = await db.select({ value: count() }).from(versions).where(where);
+  const rows = await db
+    .select()
+    .from(versions)
+    .where(where)
+    .orderBy(desc(versions.id))
+    .limit(options.limit)
+    .offset(options.offset);
+  return { count: total?.value ?? 0, rows };
+}
+
+export async function updateVersion(
+  db: Database,
+  organizationId: number,
+  versionId: number,
+  values: Partial<Pick<VersionRow, "whatsNew" | "comment" | "readyToSale">>,
+): Promise<VersionRow | null> {
+  const [row] = await db
+    .update(versions)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(versions.organizationId, organizationId), eq(versions.id, versionId)))
+    .returning();
+  return row ?? null;
+}
+
+/** Counts one delivered download; a single statement, so concurrent downloads all count. */
+export async function incrementDownloadCount(db: Database, versionId: number): Promise<void> {
+  await db
+    .update(versions)
+    .set({ downloadCount: sql`${versions.downloadCount} + 1` })
+    .where(eq(versions.id, versionId));
+}
+
+/** The newest ready version of the app other than `exceptId`, to become current. */
+export async function findNewestReadyVersionId(
+  db: Database,
+  applicationId: number,
+  exceptId: number,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: versions.id })
+    .from(versions)
+    .where(
+      and(eq(versions.applicationId, applicationId), eq(versions.state, "ready"), ne(versions.id, exceptId)),
+    )
+    .orderBy(desc(versions.id))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function deleteVersionRow(db: Database, versionId: number): Promise<void> {
+  await db.delete(versions).where(eq(versions.id, versionId));
+}
+
+export async function setCurrentAfterDeletion(
+  db: Database,
+  applicationId: number,
+  currentVersionId: number | null,
+): Promise<void> {
+  await db
+    .update(applications)
+    .set({
+      currentVersionId,
+      versionsCount: sql`greatest(${applications.versionsCount} - 1, 0)`,
+      updatedAt: new Date(),
+    })
+    .where(eq(applications.id, applicationId));
+}
