@@ -14,7 +14,7 @@ import { BuildCommitService } from "./build-commit.service.ts";
 import { BuildCreateService } from "./build-create.service.ts";
 import type { BuildDeps } from "./build-deps.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
-import { type DeleteFilesLater, ExchangeService } from "./exchange.service.ts";
+import { ExchangeService } from "./exchange.service.ts";
 import { PreloadService } from "./preload.service.ts";
 import { StorageSweeper } from "./storage-sweep.service.ts";
 import { UploadTaskService } from "./upload-task.service.ts";
@@ -41,8 +41,6 @@ export function createBuildServices(
     apps: ApplicationServices;
     membership: MembershipService;
     tokens: AuthTokenService;
-    /** How replaced files are deleted after commit; by default this module's own job. */
-    deleteFilesLater?: DeleteFilesLater;
   },
 ) {
   const { db } = platform.database;
@@ -55,7 +53,7 @@ export function createBuildServices(
     graceSeconds: platform.config.STORAGE_SWEEP_GRACE_SECONDS,
   });
   const conversion = new AabConversionWorker({ db, storage, converter });
-  const jobs = createBuildJobs({ sweeper, conversion, storage });
+  const jobs = createBuildJobs({ sweeper, conversion });
   platform.jobs.register(Object.values(jobs));
   const buildDeps: BuildDeps = {
     db,
@@ -68,12 +66,6 @@ export function createBuildServices(
     jobs: platform.jobs,
     aabConversion: converter !== null,
   };
-  const deleteFilesLater: DeleteFilesLater =
-    deps.deleteFilesLater ??
-    (async (organizationId, keys, tx) => {
-      if (keys.length > 0)
-        await platform.jobs.send(jobs.deleteReplacedFiles, { organizationId, keys }, { tx });
-    });
   const commits = new BuildCommitService(buildDeps, jobs.convertAab);
   return {
     storage,
@@ -83,7 +75,7 @@ export function createBuildServices(
     preloads: new PreloadService(buildDeps),
     creates: new BuildCreateService(buildDeps, commits),
     ciUploads: new CiUploadService(buildDeps, commits, deps.tokens),
-    exchanges: new ExchangeService(buildDeps, deleteFilesLater),
+    exchanges: new ExchangeService(buildDeps, deps.apps.deleteFiles),
     tasks: new UploadTaskService(buildDeps),
   };
 }

@@ -1,29 +1,11 @@
 import { z } from "zod";
 import { defineJob } from "../../platform/jobs/define-job.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
-import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { AabConversionWorker } from "./aab-conversion.service.ts";
 import type { StorageSweeper } from "./storage-sweep.service.ts";
 
-export function createBuildJobs(workers: {
-  sweeper: StorageSweeper;
-  conversion: AabConversionWorker;
-  storage: StorageResolver;
-}) {
+export function createBuildJobs(workers: { sweeper: StorageSweeper; conversion: AabConversionWorker }) {
   return {
-    /** Files a committed change stopped pointing at (a replaced build, its icon). */
-    deleteReplacedFiles: defineJob({
-      name: "build.delete-replaced-files",
-      schema: z.object({
-        organizationId: z.number().int().positive(),
-        keys: z.array(z.string().min(1)).max(10),
-      }),
-      retry: { limit: 5, delaySeconds: 60, backoff: true },
-      handler: async ({ organizationId, keys }) => {
-        const { driver } = await workers.storage.forOrganization(organizationId);
-        for (const key of keys) await driver.delete(key);
-      },
-    }),
     convertAab: defineJob({
       name: "build.convert-aab",
       schema: z.object({ taskId: z.string().min(1).max(100) }),

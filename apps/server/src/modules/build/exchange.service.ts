@@ -1,6 +1,6 @@
 import type { ExchangeFileInput, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import type { Database } from "../../platform/db/client.ts";
+import type { FileDeletion } from "../application/application.jobs.ts";
 import {
   addUsage,
   deletePreload,
@@ -17,9 +17,6 @@ import type { BuildDeps } from "./build-deps.ts";
 import { uploadError } from "./build-errors.ts";
 import { buildFacts } from "./build-inspection.ts";
 
-/** Removes replaced files after the transaction that stopped pointing at them commits. */
-export type DeleteFilesLater = (organizationId: number, keys: string[], tx: Database) => Promise<void>;
-
 /**
  * Replaces the file of an existing version with a preloaded one (same platform and bundle id),
  * keeping the version's place in the app's history.
@@ -27,7 +24,8 @@ export type DeleteFilesLater = (organizationId: number, keys: string[], tx: Data
 export class ExchangeService {
   constructor(
     private readonly deps: BuildDeps,
-    private readonly deleteFilesLater: DeleteFilesLater,
+    /** The application module's file deletion: runs once the transaction commits. */
+    private readonly deleteFiles: FileDeletion,
   ) {}
 
   async exchange(userId: number, versionId: number, input: ExchangeFileInput): Promise<Version> {
@@ -89,7 +87,7 @@ export class ExchangeService {
       const replaced = [version.fileKey, version.iconKey, version.universalApkKey].filter(
         (key): key is string => Boolean(key) && key !== staged.iconKey,
       );
-      await this.deleteFilesLater(organizationId, replaced, tx);
+      await this.deleteFiles(replaced, tx);
     });
     const updated = await findVersion(db, organizationId, versionId);
     if (!updated) throw AppError.notFound();
