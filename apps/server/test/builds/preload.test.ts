@@ -247,3 +247,20 @@ describe("POST /api/applicationadd/?preload=1", () => {
     expect(small.statusCode).toBe(200);
   });
 });
+
+describe("OpenAPI", () => {
+  it("documents the upload routes", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/api/openapi.json" });
+    expect(response.statusCode).toBe(200);
+    const paths = Object.keys(response.json().paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "/api/applicationadd/",
+        "/api/applications/",
+        "/api/versions/{id}/exchange/",
+        "/api/app_upload/{app_key}/{api_key}/",
+        "/api/upload-task-result/{id}/",
+      ]),
+    );
+  });
+});

@@ -1,6 +1,5 @@
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { request } from "node:http";
-import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -85,7 +84,11 @@ describe("a server killed during an upload", () => {
 
     const upload = beginUpload(first.url, token, organizationId);
     // Midway: a partial file of tens of megabytes sits in the driver's temporary folder.
-    await until(() => partFiles(tempDir).some((file) => file.size > 40 * 1024 * 1024), 60_000, "a partial write");
+    await until(
+      () => partFiles(tempDir).some((file) => file.size > 40 * 1024 * 1024),
+      60_000,
+      "a partial write",
+    );
     first.child.kill("SIGKILL");
     expect((await first.exited).signal).toBe("SIGKILL");
     upload.req.destroy();
