@@ -1,0 +1,50 @@
+/**
+ * Server benchmarks (npm run bench):
+ * 1. A streamed upload through POST /api/applicationadd/?preload=1 against a minimal Node HTTP
+ *    sink writing the same bytes to the same disk, in the same run; server memory growth.
+ * 2. The apps list and an app's builds list with 10,000 apps and 100,000 versions, 32 clients,
+ *    on the embedded database and, when reachable, on PostgreSQL (BENCH_DATABASE_URL).
+ * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 3), BENCH_SECONDS (default 10).
+ */
+import { spawnSync } from "node:child_process";
+import { runListBench } from "./list-bench.ts";
+import { runUploadBench } from "./upload-bench.ts";
+
+const uploadMib = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
+const runs = Number(process.env.BENCH_RUNS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const only = process.env.BENCH_ONLY ?? "";
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const fixed = (value: number) => value.toFixed(1);
+
+if (!only || only === "upload") {
+  const upload = await runUploadBench(uploadMib, runs);
+  const ratio = median(upload.tarmac) / median(upload.sink);
+  console.log(`upload ${uploadMib} MiB x${runs} (median)`);
+  console.log(`  sink    ${fixed(median(upload.sink))} MiB/s  [${upload.sink.map(fixed).join(", ")}]`);
+  console.log(`  tarmac  ${fixed(median(upload.tarmac))} MiB/s  [${upload.tarmac.map(fixed).join(", ")}]`);
+  console.log(`  ratio   ${(ratio * 100).toFixed(0)}% of the sink (target >= 70%)`);
+  console.log(`  server memory growth max ${fixed(Math.max(...upload.growth))} MiB (target < 100 MB)`);
+}
+
+if (!only || only === "list") {
+  const targets: Array<[string, string | undefined]> = [["embedded (PGlite)", undefined]];
+  const pgUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const database = `tarmac_bench_${process.pid}`;
+  const psql = (command: string) =>
+    spawnSync("psql", [pgUrl, "-qc", command], { encoding: "utf8" }).status === 0;
+  const hasPostgres = psql(`create database ${database}`);
+  if (hasPostgres) targets.push(["PostgreSQL", pgUrl.replace(/\/[^/]*$/, `/${database}`)]);
+  try {
+    for (const [label, url] of targets) {
+      const result = await runListBench(url, seconds);
+      for (const [name, figures] of Object.entries(result)) {
+        console.log(
+          `${label} ${name} list, 32 clients ${seconds}s: p50 ${fixed(figures.p50)} ms, p95 ${fixed(figures.p95)} ms (target < 50), ${fixed(figures.rps)} req/s, ${figures.failures} failures`,
+        );
+      }
+    }
+  } finally {
+    if (hasPostgres) psql(`drop database if exists ${database} with (force)`);
+  }
+}
