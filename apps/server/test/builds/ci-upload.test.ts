@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
@@ -8,10 +7,10 @@ import { issueApiKey } from "../../src/modules/auth/api-key.ts";
 import { versions } from "../../src/platform/db/schema/index.ts";
 import type { StorageDriver } from "../../src/platform/storage/storage-driver.ts";
 import { platformStorageResolver } from "../../src/platform/storage/storage-resolver.ts";
-import { addProjectMember, fixturePath } from "../helpers/app-factories.ts";
+import { addProjectMember } from "../helpers/app-factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-import { type FilePart, fixture, multipart, preload, uploadNewApp, usageOf } from "./upload-helpers.ts";
+import { dmg, type FilePart, fixture, multipart, preload, uploadNewApp, usageOf } from "./upload-helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,15 +20,18 @@ afterAll(async () => {
   await t.close();
 });
 
-function dmg(version: string): FilePart {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "tarmac-dmg-"));
-  const file = path.join(dir, `Tarmac-${version}.dmg`);
-  copyFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg"), file);
-  return { field: "app", name: `Tarmac-${version}.dmg`, content: readFileSync(file) };
-}
-
 function ciUpload(
   appKey: string,
+  apiKey: string,
+  file: FilePart | undefined,
+  fields: Record<string, string> = {},
+) {
+  return ciUploadTo(`/api/app_upload/${appKey}/`, apiKey, file, fields);
+}
+
+/** The app record's upload_path, then the API key and a slash. */
+function ciUploadTo(
+  uploadPath: string,
   apiKey: string,
   file: FilePart | undefined,
   fields: Record<string, string> = {},
@@ -38,7 +40,7 @@ function ciUpload(
   const body = multipart({}, file, fields);
   return t.app.inject({
     method: "PUT",
-    url: `/api/app_upload/${appKey}/${apiKey}/`,
+    url: `${uploadPath}${apiKey}/`,
     payload: body.payload,
     headers: body.headers,
   });
@@ -47,9 +49,9 @@ function ciUpload(
 describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
   it("streams, checks and commits in one call, with the CI fields", async () => {
     const { organization, owner } = await createOrganization(t);
-    const app = await uploadNewApp(t, owner.token, organization.id, { ...dmg("1.0.0"), field: "file" });
+    const app = await uploadNewApp(t, owner.token, organization.id, dmg("1.0.0"));
     const apiKey = await issueApiKey(t.database.db, owner.user.id);
-    const response = await ciUpload(app.app_key, apiKey, dmg("1.0.1"), {
+    const response = await ciUploadTo(app.upload_path as string, apiKey, dmg("1.0.1", "app"), {
       whats_new: "From CI",
       git_branch: "main",
       git_tag: "v1.0.1",
@@ -88,11 +90,15 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
     // Refused uploads leave no file behind: only the two accepted builds (and their icons) remain.
     const rows = await t.database.db.select().from(versions).where(eq(versions.applicationId, app.id));
     expect(rows).toHaveLength(2);
+    const builds = readdirSync(
+      path.join(t.config.STORAGE_LOCAL_DIR, "orgs", String(organization.id), "builds"),
+    );
+    expect(builds.sort()).toEqual(rows.map((row) => row.fileKey.split("/").pop()).sort());
   });
 
   it("answers the same 404 for a wrong key, a wrong app, a session token or a user who may not upload", async () => {
     const { organization, owner } = await createOrganization(t);
-    const app = await uploadNewApp(t, owner.token, organization.id, { ...dmg("2.0.0"), field: "file" });
+    const app = await uploadNewApp(t, owner.token, organization.id, dmg("2.0.0"));
     const apiKey = await issueApiKey(t.database.db, owner.user.id);
     const mobile = await addMember(t, organization.id, 3);
     await addProjectMember(t, app.project_app as number, mobile.user.id);
@@ -100,11 +106,11 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
     const { owner: stranger } = await createOrganization(t);
     const strangerKey = await issueApiKey(t.database.db, stranger.user.id);
     const attempts = [
-      ciUpload(app.app_key, "x".repeat(43), dmg("2.0.1")),
-      ciUpload("no-such-app", apiKey, dmg("2.0.1")),
-      ciUpload(app.app_key, owner.token, dmg("2.0.1")),
-      ciUpload(app.app_key, mobileKey, dmg("2.0.1")),
-      ciUpload(app.app_key, strangerKey, dmg("2.0.1")),
+      ciUpload(app.app_key, "x".repeat(43), dmg("2.0.1", "app")),
+      ciUpload("no-such-app", apiKey, dmg("2.0.1", "app")),
+      ciUpload(app.app_key, owner.token, dmg("2.0.1", "app")),
+      ciUpload(app.app_key, mobileKey, dmg("2.0.1", "app")),
+      ciUpload(app.app_key, strangerKey, dmg("2.0.1", "app")),
     ];
     for (const response of await Promise.all(attempts)) {
       expect(response.statusCode).toBe(404);
@@ -114,7 +120,7 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
 
   it("checks the file name and type like the preload", async () => {
     const { organization, owner } = await createOrganization(t);
-    const app = await uploadNewApp(t, owner.token, organization.id, { ...dmg("3.0.0"), field: "file" });
+    const app = await uploadNewApp(t, owner.token, organization.id, dmg("3.0.0"));
     const apiKey = await issueApiKey(t.database.db, owner.user.id);
     const long = await ciUpload(app.app_key, apiKey, {
       field: "app",

@@ -1,13 +1,9 @@
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { versions } from "../../src/platform/db/schema/index.ts";
-import { fixturePath } from "../helpers/app-factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-import { confirm, preload, setLimits, uploadNewApp, usageOf } from "./upload-helpers.ts";
+import { confirm, dmg, preload, setLimits, uploadNewApp, usageOf } from "./upload-helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,13 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-function dmg(version: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "tarmac-dmg-"));
-  const file = path.join(dir, `Tarmac-${version}.dmg`);
-  copyFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg"), file);
-  return { name: `Tarmac-${version}.dmg`, content: readFileSync(file) };
-}
 
 async function preloadPath(token: string, organization: number, app: number, version: string) {
   const response = await preload(t, token, { organization, app }, dmg(version));

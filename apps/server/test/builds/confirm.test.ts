@@ -1,14 +1,12 @@
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appLogs, applications, preloads, versions } from "../../src/platform/db/schema/index.ts";
-import { addProjectMember, createApp, fixturePath } from "../helpers/app-factories.ts";
+import { addProjectMember, createApp } from "../helpers/app-factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import {
   confirm,
+  dmg,
   fixture,
   preload,
   setLimits,
@@ -25,14 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** The disk image fixture under another name: its version comes from the name. */
-function dmg(version: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "tarmac-dmg-"));
-  const file = path.join(dir, `Tarmac-${version}.dmg`);
-  copyFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg"), file);
-  return { name: `Tarmac-${version}.dmg`, content: readFileSync(file) };
-}
 
 describe("POST /api/applications/ (new app)", () => {
   it("creates project, app and version, moves the counters, logs and answers 201 with the record", async () => {

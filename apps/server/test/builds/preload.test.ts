@@ -248,6 +248,29 @@ describe("POST /api/applicationadd/?preload=1", () => {
   });
 });
 
+describe("UPLOAD_MAX_BYTES", () => {
+  it("cuts off a larger file with 413 and keeps nothing", async () => {
+    const small = await createTestApp({ UPLOAD_MAX_BYTES: String(1024 * 1024) });
+    try {
+      const { organization, owner } = await createOrganization(small);
+      const response = await preload(
+        small,
+        owner.token,
+        { organization: organization.id },
+        {
+          name: "big.apk",
+          content: Buffer.alloc(1024 * 1024 + 1),
+        },
+      );
+      expect(response.statusCode).toBe(413);
+      expect(readdirSync(path.join(small.config.STORAGE_LOCAL_DIR, ".tmp"))).toEqual([]);
+      expect(await small.platform.storage.stat(`orgs/${organization.id}`)).toBeNull();
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe("OpenAPI", () => {
   it("documents the upload routes", async () => {
     const response = await t.app.inject({ method: "GET", url: "/api/openapi.json" });

@@ -49,6 +49,15 @@ export function fixture(relative: string, name?: string): FilePart {
   return { name: name ?? relative.split("/").pop() ?? "build", content: readFileSync(fixturePath(relative)) };
 }
 
+/** The disk image fixture under another name: its version is read from the name. */
+export function dmg(version: string, field = "file"): FilePart {
+  return {
+    field,
+    name: `Tarmac-${version}.dmg`,
+    content: readFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg")),
+  };
+}
+
 export async function preload(
   t: TestApp,
   token: string | null,
