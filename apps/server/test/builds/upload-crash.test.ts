@@ -73,7 +73,7 @@ describe("a server killed during an upload", () => {
     const port = String(await freePort());
 
     const first = startServer({ ...env, PORT: port });
-    await waitForHealth(first);
+    await waitForHealth(first, 120_000);
     const created = await fetch(`${first.url}/api/organizations/`, {
       method: "POST",
       headers: { authorization: `Token ${token}`, "content-type": "application/json" },
@@ -97,8 +97,8 @@ describe("a server killed during an upload", () => {
 
     // Grace 0: whatever the crash left is old enough to go at once.
     const second = startServer({ ...env, PORT: port, STORAGE_SWEEP_GRACE_SECONDS: "0" });
-    await waitForHealth(second);
-    await until(() => partFiles(tempDir).length === 0, 30_000, "the sweep of .tmp");
+    await waitForHealth(second, 120_000);
+    await until(() => partFiles(tempDir).length === 0, 90_000, "the sweep of .tmp");
     const apps = await fetch(`${second.url}/api/applications/?org=${organizationId}`, {
       headers: { authorization: `Token ${token}` },
     });
@@ -114,5 +114,5 @@ describe("a server killed during an upload", () => {
       await database.close();
     }
     expect(readdirSync(path.join(env.DATA_DIR, "storage")).filter((name) => name !== ".tmp")).toEqual([]);
-  }, 180_000);
+  }, 300_000);
 });
