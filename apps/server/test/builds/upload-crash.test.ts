@@ -85,8 +85,8 @@ describe("a server killed during an upload", () => {
     const upload = beginUpload(first.url, token, organizationId);
     // Midway: a partial file of tens of megabytes sits in the driver's temporary folder.
     await until(
-      () => partFiles(tempDir).some((file) => file.size > 40 * 1024 * 1024),
-      60_000,
+      () => partFiles(tempDir).some((file) => file.size > 20 * 1024 * 1024),
+      120_000,
       "a partial write",
     );
     first.child.kill("SIGKILL");
