@@ -22,6 +22,9 @@ import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
 import { LoginService } from "./modules/auth/login.service.ts";
 import { PasswordService } from "./modules/auth/password.service.ts";
+import { scheduleBuildJobs } from "./modules/build/build.jobs.ts";
+import { registerBuildRoutes } from "./modules/build/build.routes.ts";
+import { type BuildServices, createBuildServices } from "./modules/build/build-services.ts";
 import { registerFileRoutes } from "./modules/files/files.routes.ts";
 import { createGdprJobs, scheduleGdprCleanup } from "./modules/gdpr/gdpr.jobs.ts";
 import { registerGdprRoutes } from "./modules/gdpr/gdpr.routes.ts";
@@ -63,6 +66,9 @@ export interface AppServices {
   // --- applications ---
   apps: ApplicationServices;
   // --- end applications ---
+  // --- builds ---
+  builds: BuildServices;
+  // --- end builds ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
@@ -110,7 +116,11 @@ export function createServices(platform: Platform): AppServices {
   const apps = createApplicationServices(platform, { membership: orgs.membership });
   // --- end applications ---
 
-  return { tokens, mailJobs, ...accountServices, orgs, apps };
+  // --- builds ---
+  const builds = createBuildServices(platform, { apps, membership: orgs.membership, tokens });
+  // --- end builds ---
+
+  return { tokens, mailJobs, ...accountServices, orgs, apps, builds };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -195,6 +205,10 @@ export async function buildApp(
   registerVersionRoutes(app, { apps: services.apps });
   registerDownloadRoutes(app, { versions: services.apps.versionService, storage, signer });
   // --- end applications ---
+  // --- builds ---
+  registerBuildRoutes(app, services.builds, config.UPLOAD_MAX_BYTES);
+  await scheduleBuildJobs(platform.jobs, services.builds.jobs);
+  // --- end builds ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

@@ -68,6 +68,21 @@ const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9_-]{1,50}$/, "must be a plan code")
     .optional(),
+  /** Largest build one upload may stream (bytes); plan space limits apply on top. */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(8 * 1024 ** 3),
+  /** Unreferenced build and icon objects younger than this are left alone by the storage sweep. */
+  STORAGE_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** bundletool jar that turns an AAB into a universal APK; unset disables the conversion. */
+  BUNDLETOOL_JAR: z.string().min(1).optional(),
+  JAVA_BIN: z.string().min(1).default("java"),
+  AAB_KEYSTORE: z.string().min(1).optional(),
+  AAB_KEYSTORE_PASSWORD: z.string().min(1).optional(),
+  AAB_KEY_ALIAS: z.string().min(1).optional(),
+  AAB_KEY_PASSWORD: z.string().min(1).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 

@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { buildApp, createServices } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { loggerOptions } from "./http/logging.ts";
+import { sweepAtWorkerStart } from "./modules/build/build.jobs.ts";
 import { DatabaseUnavailableError } from "./platform/db/client.ts";
 import { closePlatform, openPlatform } from "./platform/platform.ts";
 
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
   await platform.jobs.start();
 
   const app = config.ROLES.includes("web") ? await buildApp(platform, services, logger) : null;
-  if (config.ROLES.includes("worker")) await platform.jobs.work();
+  if (config.ROLES.includes("worker")) {
+    await platform.jobs.work();
+    await sweepAtWorkerStart(platform.jobs, services.builds.jobs);
+  }
   if (app) await app.listen({ port: config.PORT, host: config.HOST });
   logger.info(
     { roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind },

@@ -155,6 +155,8 @@ export const createAppInput = z.object({
   /** The user accepted that the build's bundle id replaces the app's (else error 4). */
   unique_app_id_changed: z.boolean().optional(),
   unique_app_id_new: z.string().trim().max(300).nullable().optional(),
+  /** For an AAB: also make a universal APK (needs bundletool and a keystore; else error 8). */
+  convert_to_apk: z.boolean().default(false),
 });
 export type CreateAppInput = z.infer<typeof createAppInput>;
 

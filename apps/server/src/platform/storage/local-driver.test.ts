@@ -101,3 +101,22 @@ describe("LocalStorageDriver", () => {
     await expect(driver.checkHealth()).resolves.toBeUndefined();
   });
 });
+
+describe("LocalStorageDriver.deleteStaleTemporaryFiles", () => {
+  it("removes only .part files older than the cut-off", async () => {
+    const { mkdirSync, utimesSync, writeFileSync } = await import("node:fs");
+    const tempDir = path.join(root, ".tmp");
+    mkdirSync(tempDir, { recursive: true });
+    writeFileSync(path.join(tempDir, "old.part"), "x");
+    writeFileSync(path.join(tempDir, "new.part"), "x");
+    writeFileSync(path.join(tempDir, "other"), "x");
+    const hourAgo = new Date(Date.now() - 3600_000);
+    utimesSync(path.join(tempDir, "old.part"), hourAgo, hourAgo);
+    expect(await driver.deleteStaleTemporaryFiles(new Date(Date.now() - 60_000))).toBe(1);
+    expect(readdirSync(tempDir).sort()).toEqual(["new.part", "other"]);
+  });
+
+  it("is a no-op before the first write", async () => {
+    expect(await driver.deleteStaleTemporaryFiles(new Date())).toBe(0);
+  });
+});

@@ -136,6 +136,27 @@ export class LocalStorageDriver implements StorageDriver {
     return `${this.publicUrl}/api/files/${key}?${query.toString()}`;
   }
 
+  async deleteStaleTemporaryFiles(olderThan: Date): Promise<number> {
+    const tempDir = path.join(this.root, tempDirName);
+    let names: string[];
+    try {
+      names = await readdir(tempDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+      throw error;
+    }
+    let deleted = 0;
+    for (const name of names) {
+      if (!name.endsWith(".part")) continue;
+      const file = path.join(tempDir, name);
+      const info = await stat(file).catch(() => null);
+      if (!info || info.mtime > olderThan) continue;
+      await rm(file, { force: true });
+      deleted += 1;
+    }
+    return deleted;
+  }
+
   async checkHealth(): Promise<void> {
     const probe = path.join(this.root, tempDirName, `health-${randomUUID()}`);
     await mkdir(path.dirname(probe), { recursive: true });

@@ -42,6 +42,11 @@ export interface StorageDriver {
   signedUrl(key: string, options: SignedUrlOptions): Promise<string>;
   /** Cheap round trip for the readiness check. */
   checkHealth(): Promise<void>;
+  /**
+   * Deletes unfinished writes older than `olderThan` (a crash mid-upload leaves them behind);
+   * drivers whose partial writes vanish by themselves leave it out. Returns how many went.
+   */
+  deleteStaleTemporaryFiles?(olderThan: Date): Promise<number>;
 }
 
 export class StorageKeyError extends Error {

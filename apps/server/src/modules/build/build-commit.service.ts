@@ -1,0 +1,282 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { AppError } from "../../http/errors.ts";
+import type { Database } from "../../platform/db/client.ts";
+import { isUniqueViolation } from "../../platform/db/db-errors.ts";
+import type { JobDefinition } from "../../platform/jobs/define-job.ts";
+import type { ApplicationRow } from "../application/application.repo.ts";
+import {
+  addUsage,
+  findApplication,
+  findProject,
+  findQuota,
+  insertApplication,
+  insertProject,
+  insertUploadTask,
+  insertVersion,
+  listVersionKeys,
+  markNewVersion,
+  type Quota,
+} from "./build.repo.ts";
+import type { BuildDeps } from "./build-deps.ts";
+import { uploadError } from "./build-errors.ts";
+import { buildFacts, type StagedBuild } from "./build-inspection.ts";
+import { compareBuilds, newestBuild } from "./version-order.ts";
+
+const bytesPerMb = 1024 * 1024;
+
+export interface NewAppDraft {
+  projectTitle?: string;
+  title?: string;
+  projectId?: number | null;
+  description?: string;
+  environment?: string;
+  slackWebhook?: string;
+  slackChannel?: string;
+  readyToSale: boolean;
+}
+
+export interface VersionDetails {
+  whatsNew?: string;
+  comment?: string;
+  readyToSale: boolean;
+  gitBranch?: string | null;
+  gitTag?: string | null;
+  gitCommit?: string | null;
+  /** The user accepted that the build's bundle id replaces the app's (else error 4). */
+  uniqueAppIdChanged?: boolean;
+  convertToApk?: boolean;
+  /** Typed by the user; used only when the file itself carries no version. */
+  version?: string;
+  buildNumber?: string;
+}
+
+export type CommitTarget = { kind: "new"; draft: NewAppDraft } | { kind: "version"; appId: number };
+
+export interface CommitResult {
+  organizationId: number;
+  applicationId: number;
+  versionId: number;
+  taskId: string | null;
+}
+
+/** Spec §5 plan rules, checked under the organization lock (6 space, 7 builds). */
+export function checkBuildLimits(quota: Quota, fileSize: number): void {
+  const spaceLimit = quota.spaceLimitMb * bytesPerMb;
+  if (spaceLimit > 0 && quota.spaceUsedBytes + fileSize >= spaceLimit) throw uploadError(6);
+  if (quota.buildLimit > 0 && quota.buildsCount >= quota.buildLimit) throw uploadError(7);
+}
+
+/**
+ * Turns a staged build into a version (and, for a new app, a project and an app) in one
+ * transaction under the organization lock: limits, version rules, rows, counters and the log
+ * move together. Shared by the confirm call and the CI upload.
+ */
+export class BuildCommitService {
+  constructor(
+    private readonly deps: BuildDeps,
+    private readonly convertJob: JobDefinition,
+  ) {}
+
+  async commit(
+    userId: number,
+    organizationId: number,
+    target: CommitTarget,
+    details: VersionDetails,
+    stage: (
+      tx: Database,
+    ) => Promise<{ staged: StagedBuild; preloadId?: number; release?: (tx: Database) => Promise<void> }>,
+  ): Promise<CommitResult> {
+    try {
+      return await this.deps.db.transaction(async (tx) => {
+        await this.deps.membership.lockOrganization(organizationId, tx);
+        const { staged, release } = await stage(tx);
+        const result = await this.commitLocked(tx, userId, staged, target, details);
+        await release?.(tx);
+        return result;
+      });
+    } catch (error) {
+      // The unique index settles a race the lock did not see (e.g. a deleted and re-created app).
+      if (isUniqueViolation(error, "versions_app_version_build_key")) throw uploadError(2);
+      if (isUniqueViolation(error, "applications_project_type_env_key")) {
+        throw AppError.validation({
+          project_app: ["This project already has an app of this platform in this environment."],
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async commitLocked(
+    tx: Database,
+    userId: number,
+    staged: StagedBuild,
+    target: CommitTarget,
+    details: VersionDetails,
+  ): Promise<CommitResult> {
+    const organizationId = staged.organizationId;
+    const facts = buildFacts(staged.buildInfo);
+    const convert = Boolean(details.convertToApk) && facts.fileType === "aab";
+    if (convert && !this.deps.aabConversion) throw uploadError(8);
+    const quota = await findQuota(tx, organizationId);
+    if (!quota) throw AppError.notFound();
+    checkBuildLimits(quota, staged.fileSize);
+
+    const useTyped = !facts.version || facts.versionFromFileName;
+    const version = (useTyped && details.version) || facts.version || "";
+    const buildNumber = (useTyped && details.buildNumber) || facts.buildNumber || "0";
+
+    let app: ApplicationRow;
+    let created = false;
+    let newBundleId: string | null | undefined;
+    if (target.kind === "new") {
+      app = await this.createApp(tx, userId, quota, staged, target.draft, facts.bundleId);
+      created = true;
+    } else {
+      const found = await findApplication(tx, organizationId, target.appId);
+      if (!found) throw AppError.notFound();
+      app = found;
+      newBundleId = await this.checkVersionRules(
+        tx,
+        app,
+        staged,
+        { version, buildNumber },
+        facts.bundleId,
+        details,
+      );
+    }
+
+    const row = await insertVersion(tx, {
+      organizationId,
+      applicationId: app.id,
+      version,
+      buildNumber,
+      state: convert ? "processing" : "ready",
+      fileKey: staged.fileKey,
+      fileName: staged.fileName,
+      fileSize: staged.fileSize,
+      sha256: staged.sha256,
+      contentType: staged.contentType,
+      iconKey: staged.iconKey,
+      bundleId: facts.bundleId,
+      minOsVersion: facts.minOsVersion,
+      buildInfo: staged.buildInfo,
+      whatsNew: details.whatsNew ?? "",
+      comment: details.comment ?? "",
+      readyToSale: details.readyToSale,
+      gitBranch: details.gitBranch ?? null,
+      gitTag: details.gitTag ?? null,
+      gitCommit: details.gitCommit ?? null,
+      uploadedBy: userId,
+    });
+    await markNewVersion(tx, app.id, row.id, newBundleId);
+    await addUsage(tx, organizationId, { bytes: staged.fileSize, builds: 1 });
+
+    const log = { organizationId, applicationId: app.id, userId, versionId: row.id };
+    const about = { version, build_version_number: buildNumber, file_name: staged.fileName };
+    if (created)
+      await this.deps.appLogs.record(
+        { ...log, action: "app.created", detail: { title: app.title, ...about } },
+        tx,
+      );
+    else await this.deps.appLogs.record({ ...log, action: "version.uploaded", detail: about }, tx);
+    if (newBundleId !== undefined && app.bundleId) {
+      await this.deps.appLogs.record(
+        { ...log, action: "app.bundle_id_changed", detail: { from: app.bundleId, to: newBundleId } },
+        tx,
+      );
+    }
+
+    let taskId: string | null = null;
+    if (convert) {
+      taskId = randomUUID();
+      await insertUploadTask(tx, {
+        id: taskId,
+        organizationId,
+        userId,
+        applicationId: app.id,
+        versionId: row.id,
+        kind: this.convertJob.name,
+      });
+      await this.deps.jobs.send(this.convertJob, { taskId }, { tx });
+    }
+    return { organizationId, applicationId: app.id, versionId: row.id, taskId };
+  }
+
+  /** Rules 5, 2, 3, 4 for a new version; returns the bundle id to set when the user accepted a change. */
+  private async checkVersionRules(
+    tx: Database,
+    app: ApplicationRow,
+    staged: StagedBuild,
+    key: { version: string; buildNumber: string },
+    bundleId: string | null,
+    details: VersionDetails,
+  ): Promise<string | undefined> {
+    if (staged.appType !== app.appType) throw uploadError(5);
+    const existing = await listVersionKeys(tx, app.id);
+    if (existing.some((row) => row.version === key.version && row.buildNumber === key.buildNumber)) {
+      throw uploadError(2);
+    }
+    const newest = newestBuild(existing);
+    if (newest && compareBuilds(key, newest) < 0) throw uploadError(3);
+    if (app.bundleId && bundleId && app.bundleId !== bundleId) {
+      if (!details.uniqueAppIdChanged) throw uploadError(4);
+      return bundleId;
+    }
+    if (!app.bundleId && bundleId) return bundleId;
+    return undefined;
+  }
+
+  private async createApp(
+    tx: Database,
+    userId: number,
+    quota: Quota,
+    staged: StagedBuild,
+    draft: NewAppDraft,
+    bundleId: string | null,
+  ): Promise<ApplicationRow> {
+    const organizationId = staged.organizationId;
+    let projectId: number;
+    let title: string;
+    if (draft.projectId) {
+      const project = await findProject(tx, organizationId, draft.projectId);
+      if (!project) {
+        throw AppError.validation({
+          project_app: [`Invalid pk "${draft.projectId}" - object does not exist.`],
+        });
+      }
+      projectId = project.id;
+      title = draft.title || project.title;
+    } else {
+      const missing: Record<string, string[]> = {};
+      if (!draft.projectTitle) missing.project_title = ["This field is required."];
+      if (!draft.title) missing.title = ["This field is required."];
+      if (Object.keys(missing).length > 0) throw AppError.validation(missing);
+      if (quota.projectsLimit > 0 && quota.projectsCount >= quota.projectsLimit) {
+        throw new AppError(
+          "projects_limit_reached",
+          400,
+          "The plan's project limit is reached; upgrade the plan to add another project.",
+          undefined,
+          "projects_limit_reached",
+        );
+      }
+      projectId = (await insertProject(tx, organizationId, draft.projectTitle as string)).id;
+      await addUsage(tx, organizationId, { projects: 1 });
+      title = draft.title as string;
+    }
+    return insertApplication(tx, {
+      organizationId,
+      projectId,
+      title,
+      appType: staged.appType,
+      environment: draft.environment || "Production",
+      description: draft.description ?? "",
+      appKey: randomBytes(20).toString("hex"),
+      bundleId,
+      slackWebhookSealed: draft.slackWebhook ? this.deps.secrets.seal(draft.slackWebhook) : null,
+      slackChannel: draft.slackChannel ?? "",
+      readyToSale: draft.readyToSale,
+      createdBy: userId,
+    });
+  }
+}

@@ -1,0 +1,105 @@
+import type { ApplicationRecord, CreateAppInput } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import type { Database } from "../../platform/db/client.ts";
+import { canOnApp } from "../application/application.policy.ts";
+import { deletePreload, findPreloadForUpdate, type PreloadRow } from "./build.repo.ts";
+import type { BuildCommitService, CommitTarget } from "./build-commit.service.ts";
+import type { BuildDeps } from "./build-deps.ts";
+import { preloadInvalid } from "./build-errors.ts";
+import type { StagedBuild } from "./build-inspection.ts";
+
+export type ConfirmOutcome = { status: 201; record: ApplicationRecord } | { status: 202; taskId: string };
+
+export function stagedFromPreload(preload: PreloadRow): StagedBuild {
+  return {
+    organizationId: preload.organizationId,
+    appType: preload.appType as StagedBuild["appType"],
+    fileKey: preload.fileKey,
+    fileName: preload.fileName,
+    fileSize: preload.fileSize,
+    sha256: preload.sha256,
+    contentType: preload.contentType,
+    iconKey: preload.iconKey,
+    buildInfo: (preload.buildInfo ?? {}) as Record<string, unknown>,
+  };
+}
+
+/**
+ * A preload is the caller's own upload to this organization, still fresh, and (when it was
+ * made for an app) meant for this app. Anything else reads as "no such upload".
+ */
+export async function takePreload(
+  tx: Database,
+  path: string,
+  who: { userId: number; organizationId: number; appId?: number },
+): Promise<PreloadRow> {
+  const preload = await findPreloadForUpdate(tx, path);
+  if (
+    !preload ||
+    preload.userId !== who.userId ||
+    preload.organizationId !== who.organizationId ||
+    preload.expiresAt.getTime() <= Date.now() ||
+    (preload.applicationId !== null && preload.applicationId !== who.appId)
+  ) {
+    throw preloadInvalid();
+  }
+  return preload;
+}
+
+/** The confirm call: a preload becomes a new app or a new version of an app. */
+export class BuildCreateService {
+  constructor(
+    private readonly deps: BuildDeps,
+    private readonly commits: BuildCommitService,
+  ) {}
+
+  async confirm(userId: number, input: CreateAppInput, appId?: number): Promise<ConfirmOutcome> {
+    let organizationId = input.organization;
+    let target: CommitTarget;
+    if (appId !== undefined) {
+      const { app } = await this.deps.applications.getAccessibleApp(userId, appId, "build:upload");
+      if (app.organizationId !== organizationId) throw AppError.notFound();
+      organizationId = app.organizationId;
+      target = { kind: "version", appId };
+    } else {
+      const member = await this.deps.membership.getMembership(userId, organizationId);
+      if (!canOnApp(member.role, "app:create", { visible: false })) throw AppError.forbidden();
+      target = {
+        kind: "new",
+        draft: {
+          projectTitle: input.project_title,
+          title: input.title,
+          projectId: input.project_app ?? null,
+          description: input.description,
+          environment: input.environment,
+          slackWebhook: input.slack_webhook,
+          slackChannel: input.slack_channel,
+          readyToSale: input.ready_to_sale,
+        },
+      };
+    }
+    const result = await this.commits.commit(
+      userId,
+      organizationId,
+      target,
+      {
+        whatsNew: input.whats_new,
+        comment: input.comment,
+        readyToSale: input.ready_to_sale,
+        uniqueAppIdChanged: input.unique_app_id_changed,
+        convertToApk: input.convert_to_apk,
+        version: input.new_version,
+        buildNumber: input.build_version_number,
+      },
+      async (tx) => {
+        const preload = await takePreload(tx, input.preload_path, { userId, organizationId, appId });
+        return { staged: stagedFromPreload(preload), release: (db) => deletePreload(db, preload.id) };
+      },
+    );
+    if (result.taskId) return { status: 202, taskId: result.taskId };
+    return {
+      status: 201,
+      record: await this.deps.applications.getRecord(organizationId, result.applicationId),
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import type { SecretBox } from "../../platform/crypto/secret-box.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
+import type { AppLogService } from "../application/app-log.service.ts";
+import type { ApplicationService } from "../application/application.service.ts";
+import type { VersionPresenter } from "../application/version.presenter.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
+
+/** What the upload side needs from the platform and from the application module. */
+export interface BuildDeps {
+  db: Database;
+  membership: MembershipService;
+  applications: ApplicationService;
+  appLogs: AppLogService;
+  versions: VersionPresenter;
+  /** Seals Slack webhook URLs the way the application module opens them. */
+  secrets: SecretBox;
+  storage: StorageResolver;
+  jobs: JobQueue;
+  /** Whether AAB -> universal APK conversion is configured (bundletool and a keystore). */
+  aabConversion: boolean;
+}
+
+export const preloadLifetimeMs = 24 * 3600 * 1000;

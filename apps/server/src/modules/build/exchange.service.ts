@@ -1,0 +1,96 @@
+import type { ExchangeFileInput, Version } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import type { FileDeletion } from "../application/application.jobs.ts";
+import {
+  addUsage,
+  deletePreload,
+  findApplication,
+  findQuota,
+  findVersion,
+  findVersionForUpdate,
+  findVersionOwner,
+  updateVersion,
+} from "./build.repo.ts";
+import { checkBuildLimits } from "./build-commit.service.ts";
+import { stagedFromPreload, takePreload } from "./build-create.service.ts";
+import type { BuildDeps } from "./build-deps.ts";
+import { uploadError } from "./build-errors.ts";
+import { buildFacts } from "./build-inspection.ts";
+
+/**
+ * Replaces the file of an existing version with a preloaded one (same platform and bundle id),
+ * keeping the version's place in the app's history.
+ */
+export class ExchangeService {
+  constructor(
+    private readonly deps: BuildDeps,
+    /** The application module's file deletion: runs once the transaction commits. */
+    private readonly deleteFiles: FileDeletion,
+  ) {}
+
+  async exchange(userId: number, versionId: number, input: ExchangeFileInput): Promise<Version> {
+    const { db } = this.deps;
+    const located = await findVersionOwner(db, versionId);
+    if (!located) throw AppError.notFound();
+    const { app } = await this.deps.applications.getAccessibleApp(
+      userId,
+      located.applicationId,
+      "build:update",
+    );
+    const organizationId = app.organizationId;
+    await db.transaction(async (tx) => {
+      await this.deps.membership.lockOrganization(organizationId, tx);
+      const version = await findVersionForUpdate(tx, versionId);
+      const current = await findApplication(tx, organizationId, app.id);
+      if (!version || !current || version.applicationId !== current.id) throw AppError.notFound();
+      if (version.state === "processing") {
+        throw new AppError("version_processing", 409, "This version is still processing.");
+      }
+      const preload = await takePreload(tx, input.preload_path, { userId, organizationId, appId: app.id });
+      const staged = stagedFromPreload(preload);
+      const facts = buildFacts(staged.buildInfo);
+      if (staged.appType !== current.appType) throw uploadError(5);
+      if (current.bundleId && facts.bundleId && current.bundleId !== facts.bundleId) throw uploadError(4);
+      const delta = staged.fileSize - version.fileSize - version.universalApkSize;
+      const quota = await findQuota(tx, organizationId);
+      if (!quota) throw AppError.notFound();
+      // Only growth can break the space limit; the build count does not change.
+      if (delta > 0) checkBuildLimits({ ...quota, buildLimit: 0 }, delta);
+      await updateVersion(tx, version.id, {
+        fileKey: staged.fileKey,
+        fileName: staged.fileName,
+        fileSize: staged.fileSize,
+        sha256: staged.sha256,
+        contentType: staged.contentType,
+        iconKey: staged.iconKey,
+        bundleId: facts.bundleId,
+        minOsVersion: facts.minOsVersion,
+        buildInfo: staged.buildInfo,
+        // A universal APK made from the old bundle no longer matches the file.
+        universalApkKey: null,
+        universalApkSize: 0,
+        state: "ready",
+      });
+      await addUsage(tx, organizationId, { bytes: delta });
+      await deletePreload(tx, preload.id);
+      await this.deps.appLogs.record(
+        {
+          organizationId,
+          applicationId: current.id,
+          userId,
+          versionId: version.id,
+          action: "version.file_exchanged",
+          detail: { comment: input.comment, old_file_name: version.fileName, new_file_name: staged.fileName },
+        },
+        tx,
+      );
+      const replaced = [version.fileKey, version.iconKey, version.universalApkKey].filter(
+        (key): key is string => Boolean(key) && key !== staged.iconKey,
+      );
+      await this.deleteFiles(replaced, tx);
+    });
+    const updated = await findVersion(db, organizationId, versionId);
+    if (!updated) throw AppError.notFound();
+    return this.deps.applications.presentVersion(updated);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Owns the upload side of builds: streaming a file to storage, reading it, and turning it into
+ * a preload the user confirms (or, for CI, straight into a version). Reading, changing and
+ * deleting apps and versions belongs to the application module.
+ */
+import { randomBytes } from "node:crypto";
+import type { AppType, PreloadResult } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import { canOnApp } from "../application/application.policy.ts";
+import type { ApplicationRow } from "../application/application.repo.ts";
+import { findQuota, insertPreload, type Quota, versionExists } from "./build.repo.ts";
+import { type BuildDeps, preloadLifetimeMs } from "./build-deps.ts";
+import { uploadError } from "./build-errors.ts";
+import { buildFacts, discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
+import type { StreamedFile, UploadTarget } from "./upload-stream.ts";
+
+const bytesPerMb = 1024 * 1024;
+
+export interface PreloadTarget extends UploadTarget {
+  userId: number;
+  app: ApplicationRow | null;
+  appTypeHint: AppType | undefined;
+}
+
+function positiveId(fields: Record<string, string>, name: string, required: boolean): number | null {
+  const raw = fields[name]?.trim();
+  if (!raw) {
+    if (required) throw AppError.validation({ [name]: ["This field is required."] });
+    return null;
+  }
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) <= 0) {
+    throw AppError.validation({ [name]: ["A valid integer is required."] });
+  }
+  return Number(raw);
+}
+
+function parseAppType(raw: string | undefined): AppType | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw);
+  if (![0, 1, 2, 3].includes(value))
+    throw AppError.validation({ app_type: ['"app_type" must be 0, 1, 2 or 3.'] });
+  return value as AppType;
+}
+
+/** Bytes the plan still allows for one more file (used + size must stay below the limit). */
+export function remainingSpace(quota: Quota): number | undefined {
+  if (quota.spaceLimitMb <= 0) return undefined;
+  return quota.spaceLimitMb * bytesPerMb - quota.spaceUsedBytes - 1;
+}
+
+export function opaquePath(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+export class PreloadService {
+  constructor(private readonly deps: BuildDeps) {}
+
+  /**
+   * Runs when the file part starts: who may upload where, and how many bytes the plan leaves.
+   * The organization (and app) fields therefore have to come before the file in the form.
+   */
+  async resolveTarget(userId: number, fields: Record<string, string>): Promise<PreloadTarget> {
+    const organizationId = positiveId(fields, "organization", true) as number;
+    const appId = positiveId(fields, "app", false);
+    const member = await this.deps.membership.getMembership(userId, organizationId);
+    let app: ApplicationRow | null = null;
+    if (appId !== null) {
+      const accessible = await this.deps.applications.getAccessibleApp(userId, appId, "build:upload");
+      if (accessible.app.organizationId !== organizationId) throw AppError.notFound();
+      app = accessible.app;
+    } else if (!canOnApp(member.role, "app:create", { visible: false })) {
+      throw AppError.forbidden();
+    }
+    const quota = await findQuota(this.deps.db, organizationId);
+    if (!quota) throw AppError.notFound();
+    const maxBytes = remainingSpace(quota);
+    if (maxBytes !== undefined && maxBytes < 0) throw uploadError(6);
+    return {
+      userId,
+      organizationId,
+      app,
+      appTypeHint: app ? (app.appType as AppType) : parseAppType(fields.app_type),
+      storage: await this.deps.storage.forOrganization(organizationId),
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+    };
+  }
+
+  /** Reads the stored file and keeps it for 24 hours as a preload; refusals delete it. */
+  async completePreload(target: PreloadTarget, file: StreamedFile): Promise<PreloadResult> {
+    let staged: StagedBuild | null = null;
+    try {
+      staged = await inspectStoredBuild(file, target.appTypeHint);
+      if (target.app && staged.appType !== target.app.appType) throw uploadError(5);
+      return await this.savePreload(target, staged);
+    } catch (error) {
+      await discardStaged(file, staged).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async savePreload(target: PreloadTarget, staged: StagedBuild): Promise<PreloadResult> {
+    const facts = buildFacts(staged.buildInfo);
+    const version = facts.version ?? "";
+    const buildNumber = facts.buildNumber ?? "0";
+    const { app } = target;
+    const bundleChanged = Boolean(app?.bundleId && facts.bundleId && app.bundleId !== facts.bundleId);
+    const row = await insertPreload(this.deps.db, {
+      path: opaquePath(),
+      organizationId: target.organizationId,
+      userId: target.userId,
+      applicationId: app?.id ?? null,
+      appType: staged.appType,
+      fileKey: staged.fileKey,
+      fileName: staged.fileName,
+      fileSize: staged.fileSize,
+      sha256: staged.sha256,
+      contentType: staged.contentType,
+      iconKey: staged.iconKey,
+      buildInfo: staged.buildInfo,
+      expiresAt: new Date(Date.now() + preloadLifetimeMs),
+    });
+    return {
+      preload_path: row.path,
+      version,
+      build_version_number: buildNumber,
+      version_exist: app ? await versionExists(this.deps.db, app.id, version, buildNumber) : false,
+      unique_app_id_changed: bundleChanged,
+      unique_app_id_new: bundleChanged ? facts.bundleId : null,
+      app_type: staged.appType,
+      name: facts.name,
+      icon: await this.deps.versions.iconUrl(staged.iconKey),
+      file_name: staged.fileName,
+      file_size: staged.fileSize,
+      sha256: staged.sha256,
+      bundle_id: facts.bundleId,
+      min_os_version: facts.minOsVersion,
+      expires_at: row.expiresAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import type { Database } from "../../platform/db/client.ts";
+import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
+import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
+import { findReferencedKeys, takeExpiredPreloads } from "./build.repo.ts";
+
+/** Only the upload side's own objects are swept; logos, exports and the like have their own owners. */
+const sweptKey = /^orgs\/\d+\/(builds|icons)\//;
+const batchSize = 500;
+
+export interface SweepResult {
+  deletedObjects: number;
+  deletedTemporary: number;
+}
+
+/**
+ * Storage bookkeeping: expired preloads go with their files, and objects that no version or
+ * preload points at (left by a crash between storing and committing) go once older than the
+ * grace period, as do unfinished writes of the local driver.
+ */
+export class StorageSweeper {
+  constructor(
+    private readonly deps: {
+      db: Database;
+      storage: StorageDriver;
+      resolver: StorageResolver;
+      graceSeconds: number;
+    },
+  ) {}
+
+  async expirePreloads(now = new Date()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const expired = await takeExpiredPreloads(this.deps.db, now, 100);
+      for (const preload of expired) {
+        const { driver } = await this.deps.resolver.forOrganization(preload.organizationId);
+        await driver.delete(preload.fileKey);
+        if (preload.iconKey) await driver.delete(preload.iconKey);
+      }
+      total += expired.length;
+      if (expired.length < 100) return total;
+    }
+  }
+
+  async sweep(now = new Date()): Promise<SweepResult> {
+    const cutoff = new Date(now.getTime() - this.deps.graceSeconds * 1000);
+    const { storage } = this.deps;
+    let deletedObjects = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      const referenced = await findReferencedKeys(this.deps.db, batch);
+      for (const key of batch) {
+        if (referenced.has(key)) continue;
+        await storage.delete(key);
+        deletedObjects += 1;
+      }
+      batch = [];
+    };
+    for await (const object of storage.list("orgs/")) {
+      if (!sweptKey.test(object.key) || object.modifiedAt > cutoff) continue;
+      batch.push(object.key);
+      if (batch.length >= batchSize) await flush();
+    }
+    if (batch.length > 0) await flush();
+    const deletedTemporary = (await storage.deleteStaleTemporaryFiles?.(cutoff)) ?? 0;
+    return { deletedObjects, deletedTemporary };
+  }
+}
