@@ -80,7 +80,9 @@ describe("uploading builds", () => {
     for (const build of builds) {
       const row = page.getByRole("row").filter({ hasText: build.project });
       await row.waitFor();
-      const text = en.apps.version_build.replace("{{version}}", build.version).replace("{{build}}", build.build);
+      const text = en.apps.version_build
+        .replace("{{version}}", build.version)
+        .replace("{{build}}", build.build);
       await expect.poll(() => row.getByText(text).count()).toBe(1);
       await expectLoadedImage(row.locator("img"));
     }

@@ -159,6 +159,8 @@ export const createAppInput = z.object({
   convert_to_apk: z.boolean().default(false),
 });
 export type CreateAppInput = z.infer<typeof createAppInput>;
+/** What a client sends: fields with defaults may be left out. */
+export type CreateAppRequest = z.input<typeof createAppInput>;
 
 export const updateAppInput = z.object({
   project_title: trimmedTitle.optional(),

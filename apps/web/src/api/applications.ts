@@ -4,7 +4,7 @@ import type {
   ApplicationDetail,
   ApplicationRecord,
   AppType,
-  CreateAppInput,
+  CreateAppRequest,
   ExchangeFileInput,
   MyAppRole,
   PreloadResult,
@@ -22,7 +22,7 @@ export type {
   ApplicationDetail,
   ApplicationRecord,
   AppType,
-  CreateAppInput,
+  CreateAppRequest,
   MyAppRole,
   PreloadResult,
   UploadTaskResult,
@@ -118,7 +118,7 @@ export function isTaskAccepted(reply: CreateAppReply): reply is { task_id: strin
 }
 
 /** Confirms a preload: a new app, or with `appId` a new version of that app. 201 record or 202 task. */
-export function createApplication(input: CreateAppInput, appId?: number) {
+export function createApplication(input: CreateAppRequest, appId?: number) {
   return api.post<CreateAppReply>("/api/applications/", input, {
     query: { app: appId },
   });

@@ -1,5 +1,5 @@
 // The application draft of spec §3 as the add-app form edits it, and the confirm call's body.
-import type { ApplicationRecord, AppType, CreateAppInput, PreloadResult } from "../../api/applications.ts";
+import type { ApplicationRecord, AppType, CreateAppRequest, PreloadResult } from "../../api/applications.ts";
 
 export interface AppDraft {
   project_title: string;
@@ -56,7 +56,7 @@ export function buildCreateInput(
   preload: PreloadResult,
   organization: number,
   appType: AppType,
-): CreateAppInput {
+): CreateAppRequest {
   return {
     project_title: optional(draft.project_title),
     title: optional(draft.title),
