@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { attachmentDisposition, parseRange } from "../../http/byte-range.ts";
 import { AppError } from "../../http/errors.ts";
+import { sendStoredObject } from "../../http/send-stored-object.ts";
 import type { UrlSigner } from "../../platform/storage/signed-url.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import { fileKinds, verifyDownloadLink } from "./download-link.ts";
@@ -29,34 +29,17 @@ export function registerDownloadRoutes(
         throw AppError.forbidden("This link has expired or is invalid.");
       }
       const file = await deps.versions.findDownloadableFile(versionId, kind);
-      const info = file && (await deps.storage.stat(file.key));
-      if (!file || !info) throw AppError.notFound();
-      const range = parseRange(request.headers.range, info.size);
-      reply.header("accept-ranges", "bytes");
-      reply.header("cache-control", "private, max-age=0, no-store");
-      if (range.kind === "unsatisfiable") {
-        reply.header("content-range", `bytes */${info.size}`);
-        return reply.status(416).send({ detail: "Requested range not satisfiable." });
-      }
-      reply.header("content-type", file.contentType || "application/octet-stream");
-      reply.header("content-disposition", attachmentDisposition(file.fileName));
-      const { start, end } = range.kind === "partial" ? range.range : { start: 0, end: info.size - 1 };
-      reply.header("content-length", String(Math.max(0, end - start + 1)));
-      if (range.kind === "partial") {
-        reply.status(206).header("content-range", `bytes ${start}-${end}/${info.size}`);
-      }
-      if (request.method === "HEAD") return reply.send();
-      if (end >= info.size - 1) {
-        // "finish" fires only when the whole body was handed to the socket; an aborted
-        // download closes without it and is not counted.
-        reply.raw.once("finish", () => {
+      if (!file) throw AppError.notFound();
+      return sendStoredObject(request, reply, deps.storage, {
+        key: file.key,
+        contentType: file.contentType,
+        fileName: file.fileName,
+        onDelivered: () => {
           deps.versions.countDownload(versionId).catch((error) => {
             request.log.error({ err: error, versionId }, "download count failed");
           });
-        });
-      }
-      if (info.size === 0) return reply.send();
-      return reply.send(await deps.storage.read(file.key, { start, end }));
+        },
+      });
     },
   });
 }

@@ -19,7 +19,7 @@ import {
 } from "./build.repo.ts";
 import type { BuildDeps } from "./build-deps.ts";
 import { uploadError } from "./build-errors.ts";
-import { buildFacts, type StagedBuild } from "./build-inspection.ts";
+import { buildFacts, type StagedBuild, storedFileColumns } from "./build-inspection.ts";
 import { compareBuilds, newestBuild } from "./version-order.ts";
 
 const bytesPerMb = 1024 * 1024;
@@ -151,15 +151,9 @@ export class BuildCommitService {
       version,
       buildNumber,
       state: convert ? "processing" : "ready",
-      fileKey: staged.fileKey,
-      fileName: staged.fileName,
-      fileSize: staged.fileSize,
-      sha256: staged.sha256,
-      contentType: staged.contentType,
-      iconKey: staged.iconKey,
+      ...storedFileColumns(staged),
       bundleId: facts.bundleId,
       minOsVersion: facts.minOsVersion,
-      buildInfo: staged.buildInfo,
       whatsNew: details.whatsNew ?? "",
       comment: details.comment ?? "",
       readyToSale: details.readyToSale,

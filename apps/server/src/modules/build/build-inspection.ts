@@ -19,6 +19,12 @@ export interface StagedBuild {
   buildInfo: Record<string, unknown>;
 }
 
+/** The stored-file columns a staged build fills, the same in preloads and versions. */
+export function storedFileColumns(staged: StagedBuild) {
+  const { fileKey, fileName, fileSize, sha256, contentType, iconKey, buildInfo } = staged;
+  return { fileKey, fileName, fileSize, sha256, contentType, iconKey, buildInfo };
+}
+
 const contentTypes: Record<string, string> = {
   apk: "application/vnd.android.package-archive",
   aab: "application/x-authorware-bin",

@@ -15,7 +15,7 @@ import { checkBuildLimits } from "./build-commit.service.ts";
 import { stagedFromPreload, takePreload } from "./build-create.service.ts";
 import type { BuildDeps } from "./build-deps.ts";
 import { uploadError } from "./build-errors.ts";
-import { buildFacts } from "./build-inspection.ts";
+import { buildFacts, storedFileColumns } from "./build-inspection.ts";
 
 /**
  * Replaces the file of an existing version with a preloaded one (same platform and bundle id),
@@ -57,15 +57,9 @@ export class ExchangeService {
       // Only growth can break the space limit; the build count does not change.
       if (delta > 0) checkBuildLimits({ ...quota, buildLimit: 0 }, delta);
       await updateVersion(tx, version.id, {
-        fileKey: staged.fileKey,
-        fileName: staged.fileName,
-        fileSize: staged.fileSize,
-        sha256: staged.sha256,
-        contentType: staged.contentType,
-        iconKey: staged.iconKey,
+        ...storedFileColumns(staged),
         bundleId: facts.bundleId,
         minOsVersion: facts.minOsVersion,
-        buildInfo: staged.buildInfo,
         // A universal APK made from the old bundle no longer matches the file.
         universalApkKey: null,
         universalApkSize: 0,

@@ -11,7 +11,13 @@ import type { ApplicationRow } from "../application/application.repo.ts";
 import { findQuota, insertPreload, type Quota, versionExists } from "./build.repo.ts";
 import { type BuildDeps, preloadLifetimeMs } from "./build-deps.ts";
 import { uploadError } from "./build-errors.ts";
-import { buildFacts, discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
+import {
+  buildFacts,
+  discardStaged,
+  inspectStoredBuild,
+  type StagedBuild,
+  storedFileColumns,
+} from "./build-inspection.ts";
 import type { StreamedFile, UploadTarget } from "./upload-stream.ts";
 
 const bytesPerMb = 1024 * 1024;
@@ -110,13 +116,7 @@ export class PreloadService {
       userId: target.userId,
       applicationId: app?.id ?? null,
       appType: staged.appType,
-      fileKey: staged.fileKey,
-      fileName: staged.fileName,
-      fileSize: staged.fileSize,
-      sha256: staged.sha256,
-      contentType: staged.contentType,
-      iconKey: staged.iconKey,
-      buildInfo: staged.buildInfo,
+      ...storedFileColumns(staged),
       expiresAt: new Date(Date.now() + preloadLifetimeMs),
     });
     return {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { attachmentDisposition, parseRange } from "../../http/byte-range.ts";
 import { AppError } from "../../http/errors.ts";
+import { sendStoredObject } from "../../http/send-stored-object.ts";
 import type { UrlSigner } from "../../platform/storage/signed-url.ts";
 import { assertValidKey, type StorageDriver } from "../../platform/storage/storage-driver.ts";
 
@@ -36,24 +36,7 @@ export function registerFileRoutes(
       if (!deps.signer.verify(key, expires, name, type, signature)) {
         throw AppError.forbidden("This link has expired or is invalid.");
       }
-      const info = await deps.storage.stat(key);
-      if (!info) throw AppError.notFound();
-      const range = parseRange(request.headers.range, info.size);
-      reply.header("accept-ranges", "bytes");
-      reply.header("cache-control", "private, max-age=0, no-store");
-      if (range.kind === "unsatisfiable") {
-        reply.header("content-range", `bytes */${info.size}`);
-        return reply.status(416).send({ detail: "Requested range not satisfiable." });
-      }
-      reply.header("content-type", type || "application/octet-stream");
-      if (name) reply.header("content-disposition", attachmentDisposition(name));
-      const { start, end } = range.kind === "partial" ? range.range : { start: 0, end: info.size - 1 };
-      reply.header("content-length", String(Math.max(0, end - start + 1)));
-      if (range.kind === "partial") {
-        reply.status(206).header("content-range", `bytes ${start}-${end}/${info.size}`);
-      }
-      if (request.method === "HEAD" || info.size === 0) return reply.send();
-      return reply.send(await deps.storage.read(key, { start, end }));
+      return sendStoredObject(request, reply, deps.storage, { key, contentType: type, fileName: name });
     },
   });
 }
