@@ -1,12 +1,16 @@
 // Test environment: English translations loaded synchronously, and the browser APIs that jsdom
 // lacks but Mantine reads.
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { afterEach, beforeEach, vi } from "vitest";
 import en from "../../public/media/i18n/en.json" with { type: "json" };
 import { clearToken } from "../api/token.ts";
 import { setTestCookie } from "./cookies.ts";
+
+// The suite shares two cores with the server tests; a first render can take seconds there, so
+// waits give up after 5 s instead of 1 s. A passing wait still returns as soon as it passes.
+configure({ asyncUtilTimeout: 5000 });
 
 if (!window.matchMedia) {
   window.matchMedia = (query: string): MediaQueryList =>

@@ -1,11 +1,12 @@
 // The app's activity log, newest first.
-import { Pagination, Paper, Stack, Table, Text } from "@mantine/core";
+import { Paper, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type AppLogEntry, listAppLogs } from "../../api/applications.ts";
 import { queryKeys } from "../../api/query-keys.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { formatDateTime } from "./format.ts";
 import { usePageCount } from "./use-page-count.ts";
@@ -56,14 +57,7 @@ export function AppActivity({ appId }: { appId: number }) {
           </Table>
         </Table.ScrollContainer>
       </Paper>
-      {pages > 1 ? (
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={setPage}
-          getControlProps={(control) => ({ "aria-label": t(`pagination.${control}`) })}
-        />
-      ) : null}
+      <PageControls pages={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 // The organization's applications (spec §2): search by title, platform filter, pages.
-import { Button, Group, Pagination, SegmentedControl, Stack, TextInput } from "@mantine/core";
+import { Button, Group, SegmentedControl, Stack, TextInput } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,6 +7,7 @@ import type { OrgData } from "../../api/account.ts";
 import { APPS_PAGE_SIZE, type AppType, listApplications } from "../../api/applications.ts";
 import { queryKeys } from "../../api/query-keys.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageControls } from "../../ui/page-controls.tsx";
 import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
 import { isAdminRole } from "../organization/roles.ts";
 import { useUploadFlow } from "../upload/upload-context.tsx";
@@ -82,14 +83,7 @@ function AppsList({ org }: { org: OrgData }) {
         <AppsEmpty filtered={filtered} canCreate={canCreate} onAdd={() => flow.open()} />
       ) : null}
       {query.data && query.data.results.length > 0 ? <AppsTable apps={query.data.results} /> : null}
-      {pages > 1 ? (
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={setPage}
-          getControlProps={(control) => ({ "aria-label": t(`pagination.${control}`) })}
-        />
-      ) : null}
+      <PageControls pages={pages} page={page} onChange={setPage} />
     </Stack>
   );
 }

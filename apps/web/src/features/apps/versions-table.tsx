@@ -1,11 +1,12 @@
 // The app's builds, newest first, paged by the server.
-import { Pagination, Paper, Stack, Table, Text } from "@mantine/core";
+import { Paper, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type ApplicationRecord, listBuilds, type MyAppRole, type Version } from "../../api/applications.ts";
 import { queryKeys } from "../../api/query-keys.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { ExchangeFileModal } from "../upload/exchange-file-modal.tsx";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
@@ -66,14 +67,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
           </Table.ScrollContainer>
         </Paper>
       )}
-      {pages > 1 ? (
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={setPage}
-          getControlProps={(control) => ({ "aria-label": t(`pagination.${control}`) })}
-        />
-      ) : null}
+      <PageControls pages={pages} page={page} onChange={setPage} />
       <ReleaseNotesDialog version={editing} onClose={() => setEditing(null)} />
       <ExchangeFileModal app={app} version={exchanging} onClose={() => setExchanging(null)} />
       <DeleteVersionDialog version={deleting} onClose={() => setDeleting(null)} />

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Pagination, Paper, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Badge, Button, Group, Menu, Paper, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -16,6 +16,7 @@ import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useDashboard } from "../dashboard/dashboard-context.tsx";
 import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
@@ -110,14 +111,7 @@ function StaffList({ profile, org }: { profile: Profile; org: OrgData }) {
           </Table.ScrollContainer>
         </Paper>
       ) : null}
-      {pages > 1 ? (
-        <Pagination
-          total={pages}
-          value={page}
-          onChange={setPage}
-          getControlProps={(control) => ({ "aria-label": t(`pagination.${control}`) })}
-        />
-      ) : null}
+      <PageControls pages={pages} page={page} onChange={setPage} />
       <AddUserDialog
         opened={adding}
         org={org}
