@@ -50,6 +50,11 @@ export function AppHeader({ app, rights }: { app: ApplicationDetail; rights: MyA
             {rights.can_upload ? (
               <Button onClick={() => flow.open(app)}>{t("apps.upload_version")}</Button>
             ) : null}
+            {rights.can_edit ? (
+              <Button variant="default" onClick={() => flow.openForProject(app)}>
+                {t("apps.add_platform")}
+              </Button>
+            ) : null}
             {rights.can_edit ? <EditAppButton app={app} /> : null}
             {rights.can_delete ? <DeleteAppButton app={app} /> : null}
           </Group>

@@ -214,6 +214,37 @@ describe("app page", () => {
     expect(router.state.location.pathname).toBe("/dashboard/apps/1");
   });
 
+  it("adds another platform to the project: the new app keeps the project and opens its page", async () => {
+    const created = makeApp({ id: 3, app_type: 1, project_app: 9 });
+    const calls = serve(FULL, {
+      "POST /api/applications/": { status: 201, body: created },
+      "GET /api/applications/3/?showenvall=1": { status: 200, body: created },
+      "GET /api/applications/3/check_my_role/": { status: 200, body: FULL },
+      "GET /api/applications/3/builds/?page=1": { status: 200, body: pageOf([]) },
+      "GET /api/app-logs/3/?page=1": { status: 200, body: pageOf([]) },
+    });
+    const { user, router } = await openPage();
+    await user.click(screen.getByRole("button", { name: "Add platform or environment" }));
+    const dialog = await screen.findByRole("dialog", {
+      name: "Add to Rocket: another platform or environment",
+    });
+    await user.upload(within(dialog).getByLabelText("Build file"), new File(["x"], "rocket.ipa"));
+    expect(FakeXhr.last().sent?.get("app")).toBeNull();
+    act(() => FakeXhr.last().reply(200, makePreload({ app_type: 1, name: "Rocket iOS" })));
+    await within(dialog).findByText("Completed");
+    const project = within(dialog).getByLabelText(/Project title/) as HTMLInputElement;
+    expect(project.value).toBe("Rocket");
+    expect(project.readOnly).toBe(true);
+    await user.click(within(dialog).getByRole("button", { name: "Add" }));
+    expect(await screen.findByText("File uploaded successfully")).toBeTruthy();
+    expect(calls.find((call) => call.url === "/api/applications/")?.body).toMatchObject({
+      project_app: 9,
+      project_title: "Rocket",
+      app_type: 1,
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/apps/3"));
+  });
+
   it("exchanges a version's file: preload with the app, comment required", async () => {
     const calls = serve(FULL, {
       "POST /api/versions/100/exchange/": { status: 200, body: makeVersion() },

@@ -17,7 +17,11 @@ export function AddAppModal() {
   const busy = sending || flow.saving;
   const error = messageText(flow.saveError ?? preload.error, t);
   const status = statusText(preload.phase, preload.progress, t, flow.processing);
-  const title = app ? t("upload.new_version_title", { title: app.title }) : t("upload.add_title");
+  const title = app
+    ? t("upload.new_version_title", { title: app.title })
+    : flow.projectOf
+      ? t("upload.add_to_project_title", { title: flow.projectOf.project_title })
+      : t("upload.add_title");
 
   return (
     <Modal
@@ -72,6 +76,7 @@ export function AddAppModal() {
             draft={flow.draft}
             result={preload.result}
             existingApp={app !== null}
+            projectLocked={flow.projectOf !== null}
             disabled={flow.saving}
             onChange={flow.editDraft}
           />

@@ -8,11 +8,20 @@ interface DraftFormProps {
   draft: AppDraft;
   result: PreloadResult;
   existingApp: boolean;
+  /** The app joins an existing project, whose title it keeps. */
+  projectLocked?: boolean;
   disabled: boolean;
   onChange: (patch: Partial<AppDraft>) => void;
 }
 
-export function DraftForm({ draft, result, existingApp, disabled, onChange }: DraftFormProps) {
+export function DraftForm({
+  draft,
+  result,
+  existingApp,
+  projectLocked = false,
+  disabled,
+  onChange,
+}: DraftFormProps) {
   const { t } = useTranslation();
   return (
     <Stack gap="sm">
@@ -38,7 +47,7 @@ export function DraftForm({ draft, result, existingApp, disabled, onChange }: Dr
         label={t("upload.project_title")}
         value={draft.project_title}
         required={!existingApp}
-        readOnly={existingApp}
+        readOnly={existingApp || projectLocked}
         disabled={disabled}
         maxLength={100}
         onChange={(event) => onChange({ project_title: event.currentTarget.value })}

@@ -26,12 +26,19 @@ export const EMPTY_DRAFT: AppDraft = {
   unique_app_id_changed: false,
 };
 
-/** A new app is named after the build; a new version keeps its app's names and environment. */
-export function draftFromPreload(preload: PreloadResult, app: ApplicationRecord | null): AppDraft {
+/**
+ * A new app is named after the build; a new version keeps its app's names and environment; a
+ * new app in an existing project keeps the project's title.
+ */
+export function draftFromPreload(
+  preload: PreloadResult,
+  app: ApplicationRecord | null,
+  projectOf: ApplicationRecord | null = null,
+): AppDraft {
   const name = preload.name?.trim() || preload.file_name.replace(/\.[^.]+$/, "");
   return {
     ...EMPTY_DRAFT,
-    project_title: app?.project_title ?? name,
+    project_title: app?.project_title ?? projectOf?.project_title ?? name,
     title: app?.title ?? name,
     new_version: preload.version,
     build_version_number: preload.build_version_number,
@@ -56,8 +63,10 @@ export function buildCreateInput(
   preload: PreloadResult,
   organization: number,
   appType: AppType,
+  projectApp?: number,
 ): CreateAppRequest {
   return {
+    project_app: projectApp,
     project_title: optional(draft.project_title),
     title: optional(draft.title),
     new_version: optional(draft.new_version),

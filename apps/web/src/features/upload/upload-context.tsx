@@ -24,6 +24,8 @@ export interface UploadFlow {
   opened: boolean;
   /** The app a new version goes to; null for a new app. */
   app: ApplicationRecord | null;
+  /** For a new app joining an existing project (another platform or environment): an app of it. */
+  projectOf: ApplicationRecord | null;
   organization: number | null;
   organizations: { value: string; label: string }[];
   /** Platform of a .zip for a new app: 2 Windows or 3 macOS. */
@@ -37,6 +39,8 @@ export interface UploadFlow {
   /** An upload kept running with the modal closed: the progress widget shows it. */
   inBackground: boolean;
   open: (app?: ApplicationRecord | null) => void;
+  /** A new app in the project of `sibling`: another platform or environment. */
+  openForProject: (sibling: ApplicationRecord) => void;
   close: () => void;
   setOrganization: (organization: number | null) => void;
   setZipType: (type: AppType) => void;
@@ -56,8 +60,9 @@ export function UploadProvider({ children }: { children: ReactNode }) {
   const { orgs, currentOrg, refreshProfile } = useDashboard();
   const [opened, setOpened] = useState(false);
   const [app, setApp] = useState<ApplicationRecord | null>(null);
+  const [projectOf, setProjectOf] = useState<ApplicationRecord | null>(null);
   const [draft, setDraft] = useState<AppDraft>(EMPTY_DRAFT);
-  const preload = usePreload((result) => setDraft(draftFromPreload(result, app)));
+  const preload = usePreload((result) => setDraft(draftFromPreload(result, app, projectOf)));
   const [organization, setOrganization] = useState<number | null>(null);
   const [zipType, setZipType] = useState<AppType>(2);
   const [saving, setSaving] = useState(false);
@@ -101,19 +106,22 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     },
   });
 
-  const open = useCallback(
-    (target: ApplicationRecord | null = null) => {
+  const start = useCallback(
+    (target: ApplicationRecord | null, sibling: ApplicationRecord | null) => {
       setOpened(true);
       // A flow that kept running in the background is shown again rather than replaced.
       if (preload.phase !== "idle") return;
       polling.stop();
       resetDraft();
       setApp(target);
+      setProjectOf(sibling);
       const ownOrg = isAdminRole(currentOrg?.role) ? currentOrg?.org_id : undefined;
-      setOrganization(target?.organization ?? ownOrg ?? null);
+      setOrganization(target?.organization ?? sibling?.organization ?? ownOrg ?? null);
     },
     [preload.phase, polling, resetDraft, currentOrg],
   );
+  const open = useCallback((target: ApplicationRecord | null = null) => start(target, null), [start]);
+  const openForProject = useCallback((sibling: ApplicationRecord) => start(null, sibling), [start]);
 
   const close = useCallback(() => {
     setOpened(false);
@@ -149,7 +157,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     savingRef.current = true;
     setSaving(true);
     setSaveError(null);
-    const input = buildCreateInput(draft, result, organization, result.app_type);
+    const input = buildCreateInput(draft, result, organization, result.app_type, projectOf?.project_app);
     createApplication(input, app?.id).then(
       (reply) => {
         if (isTaskAccepted(reply)) polling.start(reply.task_id);
@@ -162,7 +170,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
         if (message) setSaveError(message);
       },
     );
-  }, [preload.result, organization, canSave, draft, app, polling, finish]);
+  }, [preload.result, organization, canSave, draft, app, projectOf, polling, finish]);
 
   const cancel = useCallback(() => {
     polling.stop();
@@ -183,6 +191,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
   const flow: UploadFlow = {
     opened,
     app,
+    projectOf,
     organization,
     organizations,
     zipType,
@@ -196,6 +205,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     // that kept running: it stays visible when it finishes or fails, too.
     inBackground: !opened && preload.phase !== "idle",
     open,
+    openForProject,
     close,
     setOrganization,
     setZipType,
