@@ -1,9 +1,10 @@
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
+import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
 import { residentBytes, startBenchServer } from "./bench-server.ts";
 
@@ -93,59 +94,75 @@ function send(url: URL, headers: Record<string, string>, fields: Record<string, 
   });
 }
 
-/** The reference: a minimal Node server writing the request body to a file on the same disk (fsynced, as the storage driver does). */
+/** Starts bench/disk-sink.ts in its own process and waits for its port. */
 async function startSink(dir: string) {
-  let sequence = 0;
-  const server = http.createServer(async (request, response) => {
-    sequence += 1;
-    const path = join(dir, `sink-${sequence}.bin`);
-    await pipeline(request, createWriteStream(path));
-    const handle = await open(path, "r");
-    await handle.sync();
-    await handle.close();
-    rmSync(path, { force: true });
-    response.end("ok");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("no sink port");
-  return { server, url: `http://127.0.0.1:${address.port}/` };
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(new URL("disk-sink.ts", import.meta.url)), dir],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const [chunk] = (await once(child.stdout, "data")) as [Buffer];
+  return { child, url: `http://127.0.0.1:${chunk.toString().trim()}/` };
 }
 
+/**
+ * `runs` pairs of uploads, the sink and the server taking turns going first (dirty pages left by
+ * one upload slow the next), with a sync between uploads so each starts from a clean disk.
+ */
 export async function runUploadBench(sizeMib: number, runs: number) {
   const zip = zipParts(sizeMib);
   const bench = await startBenchServer();
   const sinkDir = mkdtempSync(join(bench.dataDir, "sink-"));
   const sink = await startSink(sinkDir);
   const pid = bench.server.child.pid ?? 0;
-  const results = { sink: [] as number[], tarmac: [] as number[], growth: [] as number[] };
+  const results = {
+    sink: [] as number[],
+    tarmac: [] as number[],
+    ratios: [] as number[],
+    growth: [] as number[],
+  };
+  const toSink = async () => {
+    const started = performance.now();
+    const reply = await send(new URL(sink.url), {}, {}, zip);
+    if (reply.status !== 200) throw new Error(`sink: ${reply.status}`);
+    return zip.total / mib / ((performance.now() - started) / 1000);
+  };
+  const toTarmac = async () => {
+    const baseline = residentBytes(pid);
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, residentBytes(pid));
+    }, 20);
+    const started = performance.now();
+    const reply = await send(
+      new URL(`${bench.url}/api/applicationadd/?preload=1`),
+      { authorization: `Token ${bench.token}` },
+      { organization: String(bench.organizationId), app_type: "2" },
+      zip,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    if (reply.status !== 200) throw new Error(`preload: ${reply.status} ${reply.body.slice(0, 300)}`);
+    results.growth.push((peak - baseline) / mib);
+    return zip.total / mib / seconds;
+  };
   try {
     for (let run = 0; run < runs; run++) {
-      let started = performance.now();
-      const sinkReply = await send(new URL(sink.url), {}, {}, zip);
-      if (sinkReply.status !== 200) throw new Error(`sink: ${sinkReply.status}`);
-      results.sink.push(zip.total / mib / ((performance.now() - started) / 1000));
-
-      const baseline = residentBytes(pid);
-      let peak = baseline;
-      const sampler = setInterval(() => {
-        peak = Math.max(peak, residentBytes(pid));
-      }, 20);
-      started = performance.now();
-      const reply = await send(
-        new URL(`${bench.url}/api/applicationadd/?preload=1`),
-        { authorization: `Token ${bench.token}` },
-        { organization: String(bench.organizationId), app_type: "2" },
-        zip,
-      );
-      const seconds = (performance.now() - started) / 1000;
-      clearInterval(sampler);
-      if (reply.status !== 200) throw new Error(`preload: ${reply.status} ${reply.body.slice(0, 300)}`);
-      results.tarmac.push(zip.total / mib / seconds);
-      results.growth.push((peak - baseline) / mib);
+      let sinkRate = 0;
+      let tarmacRate = 0;
+      for (const which of run % 2 === 0 ? ["sink", "tarmac"] : ["tarmac", "sink"]) {
+        spawnSync("sync");
+        if (which === "sink") sinkRate = await toSink();
+        else tarmacRate = await toTarmac();
+      }
+      results.sink.push(sinkRate);
+      results.tarmac.push(tarmacRate);
+      results.ratios.push(tarmacRate / sinkRate);
     }
   } finally {
-    sink.server.close();
+    sink.child.kill();
     await bench.stop();
   }
   return results;
