@@ -85,9 +85,19 @@ function CopyField({ label, value }: { label: string; value: string }) {
       <Code style={{ overflowWrap: "anywhere" }}>{value}</Code>
       <Tooltip label={t("apps.copy")}>
         <ActionIcon variant="subtle" aria-label={t("apps.copy_named", { name: label })} onClick={copy}>
-          <span aria-hidden="true">⧉</span>
+          <CopyIcon />
         </ActionIcon>
       </Tooltip>
     </Group>
+  );
+}
+
+/** Two overlapping sheets; drawn, since not every system font has a copy glyph. */
+function CopyIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor">
+      <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
+      <path d="M10.5 3.5v-1a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h1" />
+    </svg>
   );
 }
