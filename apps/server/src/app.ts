@@ -233,7 +233,7 @@ export async function buildApp(
   // --- end builds ---
   // --- testers ---
   registerTesterRoutes(app, { testers: services.testers.testers, publicUrl: config.PUBLIC_URL });
-  registerTesterSendRoutes(app, { sends: services.testers.sends });
+  registerTesterSendRoutes(app, { sends: services.testers.sends, picker: services.testers.picker });
   registerProjectMemberRoutes(app, { members: services.projectMembers, publicUrl: config.PUBLIC_URL });
   // --- end testers ---
 

@@ -13,13 +13,17 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { withRetryAfter } from "../auth/retry-after.ts";
 import { parseInput } from "../organization/parse-input.ts";
+import type { TesterPickerService } from "./tester-picker.service.ts";
 import type { TesterSendService } from "./tester-send.service.ts";
 
 const tags = ["testers"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 
-export function registerTesterSendRoutes(app: FastifyInstance, deps: { sends: TesterSendService }) {
+export function registerTesterSendRoutes(
+  app: FastifyInstance,
+  deps: { sends: TesterSendService; picker: TesterPickerService },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { sends } = deps;
 
@@ -45,7 +49,7 @@ export function registerTesterSendRoutes(app: FastifyInstance, deps: { sends: Te
           parseInput(sendToTestersInput, withoutUndefined(payload)),
         );
       }
-      return sends.recipients(userId, request.params.id, ver);
+      return deps.picker.recipients(userId, request.params.id, ver);
     },
   );
 

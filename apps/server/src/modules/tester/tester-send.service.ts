@@ -9,7 +9,6 @@ import {
   type SendToTestersInput,
   type SendToTestersResult,
   type TesterMailPreview,
-  type TesterRecipients,
 } from "@tarmac/contracts";
 import { AppError, type FieldErrors } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
@@ -20,8 +19,8 @@ import { type ApplicationService, coversEnvironment } from "../application/appli
 import { enforceRateLimit } from "../auth/throttle.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import { findOrCreateAppInstallKey, installUrl } from "./install-link.ts";
-import { findAppMailsByIds, findTestersByIds, listAppMails } from "./tester.repo.ts";
-import { presentAppMail, type TesterService } from "./tester.service.ts";
+import { findAppMailsByIds, findTestersByIds } from "./tester.repo.ts";
+import type { TesterService } from "./tester.service.ts";
 import type { TesterMailJobs } from "./tester-mail.jobs.ts";
 import { composeTesterMail, type OfferedBuild } from "./tester-mail.ts";
 import {
@@ -29,14 +28,12 @@ import {
   findUserName,
   findVersionsOfOrganization,
   insertTesterMails,
-  listBatches,
   listMembersWithProjectAccess,
   listProjectApps,
-  listRecentVersions,
 } from "./tester-send.repo.ts";
 
-const versionFields = ["apk_version", "ios_version", "msi_version", "dmg_version"] as const;
 /** The payload field that names the version for each app type (0 Android ... 3 macOS). */
+const versionFields = ["apk_version", "ios_version", "msi_version", "dmg_version"] as const;
 const versionFieldOfType = versionFields;
 
 export interface TesterSendDeps {
@@ -104,79 +101,6 @@ export class TesterSendService {
       await this.deps.membership.lockOrganization(app.organizationId, tx);
       return this.compose(tx, userId, app, plan, input);
     });
-  }
-
-  /** What the send dialog offers: builds per platform, groups, members, saved addresses, past batches. */
-  async recipients(userId: number, appId: number, versionId?: number): Promise<TesterRecipients> {
-    const { db } = this.deps;
-    const app = await this.deps.testers.getManagedApp(userId, appId);
-    const projectApps = await this.visibleProjectApps(userId, app);
-    const recent = await listRecentVersions(
-      db,
-      projectApps.map((a) => a.id),
-      20,
-    );
-    const [grouped, members, mails, batches] = await Promise.all([
-      this.deps.testers.groupsWithTesters(app.id),
-      listMembersWithProjectAccess(db, app.organizationId, app.projectId),
-      listAppMails(db, app.id),
-      listBatches(db, app.id, 10),
-    ]);
-    const [selected] = versionId ? await findVersionsOfOrganization(db, app.organizationId, [versionId]) : [];
-    return {
-      app: app.id,
-      version: selected && selected.applicationId === app.id ? selected.id : null,
-      platforms: projectApps.map((a) => ({
-        app: a.id,
-        app_type: a.appType,
-        title: a.title,
-        versions: recent
-          .filter((v) => v.applicationId === a.id)
-          .map((v) => ({
-            id: v.id,
-            version: v.version,
-            build_version_number: v.buildNumber,
-            date: v.createdAt.toISOString(),
-          })),
-      })),
-      groups: grouped.groups,
-      testers: grouped.ungrouped,
-      users: members
-        .filter((m) => mayRead(m, app))
-        .map((m) => ({
-          id: m.userId,
-          email: m.email,
-          first_name: m.firstName,
-          last_name: m.lastName,
-          role: m.role,
-        })),
-      app_mails: mails.map(presentAppMail),
-      batches: batches.map((b) => ({
-        batch_id: b.batchId,
-        created_at: b.createdAt.toISOString(),
-        sent_by: b.sentBy === null ? null : Number(b.sentBy),
-        total: b.total,
-        queued: b.queued,
-        sent: b.sent,
-        failed: b.failed,
-      })),
-    };
-  }
-
-  /** The project's apps in the app's environment that the caller manages testers of. */
-  private async visibleProjectApps(userId: number, app: ApplicationRow) {
-    const all = await listProjectApps(this.deps.db, app.organizationId, app.projectId);
-    const visible: ApplicationRow[] = [];
-    for (const candidate of all) {
-      if (candidate.id !== app.id && candidate.environment !== app.environment) continue;
-      try {
-        await this.deps.testers.getManagedApp(userId, candidate.id);
-        visible.push(candidate);
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-      }
-    }
-    return visible;
   }
 
   /**
@@ -316,7 +240,7 @@ export class TesterSendService {
   }
 }
 
-function mayRead(
+export function mayRead(
   member: { role: number; isAccessAllEnvs: boolean | null; accessEnvs: string[] | null },
   app: ApplicationRow,
 ): boolean {

@@ -3,6 +3,7 @@ import type { ApplicationService } from "../application/application.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import { TesterService } from "./tester.service.ts";
 import { createTesterMailJobs } from "./tester-mail.jobs.ts";
+import { TesterPickerService } from "./tester-picker.service.ts";
 import { TesterSendService } from "./tester-send.service.ts";
 
 export type TesterServices = ReturnType<typeof createTesterServices>;
@@ -26,5 +27,5 @@ export function createTesterServices(
     publicUrl: platform.config.PUBLIC_URL,
     mailsPerMinute: platform.config.TESTER_MAIL_RATE_PER_MINUTE,
   });
-  return { testers, sends, mailJobs };
+  return { testers, sends, picker: new TesterPickerService({ db, testers }), mailJobs };
 }
