@@ -43,6 +43,11 @@ import { registerOutboxRoutes } from "./modules/outbox/outbox.routes.ts";
 import { OutboxService } from "./modules/outbox/outbox.service.ts";
 import { registerProfileRoutes } from "./modules/profile/profile.routes.ts";
 import { ProfileService } from "./modules/profile/profile.service.ts";
+import { registerProjectMemberRoutes } from "./modules/project-member/project-member.routes.ts";
+import { ProjectMemberService } from "./modules/project-member/project-member.service.ts";
+import { registerTesterRoutes } from "./modules/tester/tester.routes.ts";
+import { registerTesterSendRoutes } from "./modules/tester/tester-send.routes.ts";
+import { createTesterServices, type TesterServices } from "./modules/tester/tester-services.ts";
 import { registerTwoFactorRoutes } from "./modules/two-factor/two-factor.routes.ts";
 import { TwoFactorService } from "./modules/two-factor/two-factor.service.ts";
 import { defaultWebDistDir, registerWebHost } from "./modules/web-host/web-host.routes.ts";
@@ -69,6 +74,10 @@ export interface AppServices {
   // --- builds ---
   builds: BuildServices;
   // --- end builds ---
+  // --- testers ---
+  testers: TesterServices;
+  projectMembers: ProjectMemberService;
+  // --- end testers ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
@@ -120,7 +129,20 @@ export function createServices(platform: Platform): AppServices {
   const builds = createBuildServices(platform, { apps, membership: orgs.membership, tokens });
   // --- end builds ---
 
-  return { tokens, mailJobs, ...accountServices, orgs, apps, builds };
+  // --- testers ---
+  const testers = createTesterServices(platform, {
+    applications: apps.applications,
+    membership: orgs.membership,
+  });
+  const projectMembers = new ProjectMemberService({
+    db: platform.database.db,
+    membership: orgs.membership,
+    apps: apps.applications,
+    invitations: orgs.staffActions,
+  });
+  // --- end testers ---
+
+  return { tokens, mailJobs, ...accountServices, orgs, apps, builds, testers, projectMembers };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -209,6 +231,11 @@ export async function buildApp(
   registerBuildRoutes(app, services.builds, config.UPLOAD_MAX_BYTES);
   await scheduleBuildJobs(platform.jobs, services.builds.jobs);
   // --- end builds ---
+  // --- testers ---
+  registerTesterRoutes(app, { testers: services.testers.testers, publicUrl: config.PUBLIC_URL });
+  registerTesterSendRoutes(app, { sends: services.testers.sends, picker: services.testers.picker });
+  registerProjectMemberRoutes(app, { members: services.projectMembers, publicUrl: config.PUBLIC_URL });
+  // --- end testers ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

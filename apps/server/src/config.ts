@@ -83,6 +83,8 @@ const envSchema = z.object({
   AAB_KEYSTORE_PASSWORD: z.string().min(1).optional(),
   AAB_KEY_ALIAS: z.string().min(1).optional(),
   AAB_KEY_PASSWORD: z.string().min(1).optional(),
+  /** Most "send to testers" mails one organization sends per minute; the rest wait their turn. */
+  TESTER_MAIL_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 

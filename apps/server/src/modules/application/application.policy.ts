@@ -29,6 +29,10 @@ const rules = {
   "build:delete": admins,
   "build:download": whoSees,
   "app:read-log": whoSees,
+  // Testers, their groups, app mails and "send to testers": whoever ships builds of the app.
+  "tester:manage": uploaders,
+  "project-member:read": uploaders,
+  "project-member:manage": admins,
 } satisfies Record<string, AppRule>;
 
 export type AppAction = keyof typeof rules;

@@ -109,7 +109,11 @@ export class JobQueue {
     const data = definition.schema.parse(payload) as object;
     return this.boss.send(definition.name, data, {
       ...(options.tx ? { db: executorFor(options.tx) } : {}),
-      ...(options.startAfterSeconds ? { startAfter: options.startAfterSeconds } : {}),
+      // An absolute time, not seconds: inside a transaction every "$n" of pg-boss's insert becomes
+      // its own parameter, and a bare number then fails the timestamp cast of the other branch.
+      ...(options.startAfterSeconds
+        ? { startAfter: new Date(Date.now() + options.startAfterSeconds * 1000) }
+        : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
     });
   }

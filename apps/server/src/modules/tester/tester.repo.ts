@@ -1,0 +1,206 @@
+import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import type { Database } from "../../platform/db/client.ts";
+import {
+  appMails,
+  testerGroupMembers,
+  testerGroups,
+  testers,
+  users,
+} from "../../platform/db/schema/index.ts";
+import { likePattern } from "../organization/like-pattern.ts";
+
+export type TesterRow = typeof testers.$inferSelect;
+export type TesterGroupRow = typeof testerGroups.$inferSelect;
+export type AppMailRow = typeof appMails.$inferSelect;
+
+/** Testers of an app, or of one group; `search` matches the address and the names. */
+function testerFilter(filter: { appId: number; groupId?: number; search?: string }) {
+  const search = filter.search ? likePattern(filter.search) : null;
+  return and(
+    eq(testers.applicationId, filter.appId),
+    filter.groupId === undefined
+      ? undefined
+      : sql`exists (select 1 from ${testerGroupMembers} m where m.tester_id = ${testers.id} and m.group_id = ${filter.groupId})`,
+    search
+      ? or(ilike(testers.email, search), ilike(testers.firstName, search), ilike(testers.lastName, search))
+      : undefined,
+  );
+}
+
+export async function listTesters(
+  db: Database,
+  filter: { appId: number; groupId?: number; search?: string },
+  page: { offset: number; limit: number },
+) {
+  const where = testerFilter(filter);
+  const [total] = await db.select({ n: count() }).from(testers).where(where);
+  const rows = await db
+    .select()
+    .from(testers)
+    .where(where)
+    .orderBy(asc(testers.email))
+    .offset(page.offset)
+    .limit(page.limit);
+  return { count: total?.n ?? 0, rows };
+}
+
+export async function listAllTesters(db: Database, appId: number) {
+  return db.select().from(testers).where(eq(testers.applicationId, appId)).orderBy(asc(testers.email));
+}
+
+export async function findTester(db: Database, id: number): Promise<TesterRow | null> {
+  const [row] = await db.select().from(testers).where(eq(testers.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findTestersByEmail(db: Database, appId: number, emails: string[]) {
+  if (emails.length === 0) return [];
+  return db
+    .select()
+    .from(testers)
+    .where(and(eq(testers.applicationId, appId), inArray(testers.email, emails)));
+}
+
+export async function findTestersByIds(db: Database, appId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(testers)
+    .where(and(eq(testers.applicationId, appId), inArray(testers.id, ids)));
+}
+
+export async function insertTesters(
+  db: Database,
+  rows: {
+    organizationId: number;
+    applicationId: number;
+    email: string;
+    firstName: string;
+    lastName: string;
+    userId: number | null;
+  }[],
+) {
+  if (rows.length === 0) return [];
+  return db.insert(testers).values(rows).returning();
+}
+
+export async function updateTester(
+  db: Database,
+  id: number,
+  values: Partial<Pick<TesterRow, "firstName" | "lastName" | "userId">>,
+) {
+  await db.update(testers).set(values).where(eq(testers.id, id));
+}
+
+export async function deleteTester(db: Database, id: number) {
+  await db.delete(testers).where(eq(testers.id, id));
+}
+
+/** Account ids by lower-cased address, to link testers to the people who already sign in. */
+export async function findUserIdsByEmail(db: Database, emails: string[]): Promise<Map<string, number>> {
+  if (emails.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, email: sql<string>`lower(${users.email})` })
+    .from(users)
+    .where(inArray(sql`lower(${users.email})`, emails));
+  return new Map(rows.map((row) => [row.email, row.id]));
+}
+
+export async function listGroupIdsOfTesters(db: Database, testerIds: number[]) {
+  if (testerIds.length === 0) return [];
+  return db
+    .select()
+    .from(testerGroupMembers)
+    .where(inArray(testerGroupMembers.testerId, testerIds))
+    .orderBy(asc(testerGroupMembers.groupId));
+}
+
+export async function addGroupMembers(db: Database, pairs: { groupId: number; testerId: number }[]) {
+  if (pairs.length === 0) return;
+  await db.insert(testerGroupMembers).values(pairs).onConflictDoNothing();
+}
+
+/** Sets the tester's groups to exactly `groupIds`. */
+export async function replaceGroupsOfTester(db: Database, testerId: number, groupIds: number[]) {
+  await db.delete(testerGroupMembers).where(eq(testerGroupMembers.testerId, testerId));
+  await addGroupMembers(
+    db,
+    groupIds.map((groupId) => ({ groupId, testerId })),
+  );
+}
+
+export async function listGroups(db: Database, appId: number) {
+  return db
+    .select({
+      id: testerGroups.id,
+      applicationId: testerGroups.applicationId,
+      title: testerGroups.title,
+      testersCount: sql<number>`(select count(*)::int from ${testerGroupMembers} m where m.group_id = ${testerGroups.id})`,
+    })
+    .from(testerGroups)
+    .where(eq(testerGroups.applicationId, appId))
+    .orderBy(asc(testerGroups.title), asc(testerGroups.id));
+}
+
+export async function findGroup(db: Database, id: number): Promise<TesterGroupRow | null> {
+  const [row] = await db.select().from(testerGroups).where(eq(testerGroups.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findGroupsOfApp(db: Database, appId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(testerGroups)
+    .where(and(eq(testerGroups.applicationId, appId), inArray(testerGroups.id, ids)));
+}
+
+export async function findGroupByTitle(db: Database, appId: number, title: string) {
+  const [row] = await db
+    .select()
+    .from(testerGroups)
+    .where(and(eq(testerGroups.applicationId, appId), sql`lower(${testerGroups.title}) = lower(${title})`))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertGroup(
+  db: Database,
+  values: { organizationId: number; applicationId: number; title: string },
+) {
+  const [row] = await db.insert(testerGroups).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function deleteGroup(db: Database, id: number) {
+  await db.delete(testerGroups).where(eq(testerGroups.id, id));
+}
+
+export async function listAppMails(db: Database, appId: number) {
+  return db.select().from(appMails).where(eq(appMails.applicationId, appId)).orderBy(asc(appMails.email));
+}
+
+export async function findAppMail(db: Database, id: number): Promise<AppMailRow | null> {
+  const [row] = await db.select().from(appMails).where(eq(appMails.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findAppMailsByIds(db: Database, appId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(appMails)
+    .where(and(eq(appMails.applicationId, appId), inArray(appMails.id, ids)));
+}
+
+export async function insertAppMail(
+  db: Database,
+  values: { organizationId: number; applicationId: number; email: string },
+) {
+  const [row] = await db.insert(appMails).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function deleteAppMail(db: Database, id: number) {
+  await db.delete(appMails).where(eq(appMails.id, id));
+}
