@@ -61,7 +61,9 @@ export async function findAppLevelDistribution(
 
 /** Serializes the lazy creation of an app's public link between concurrent first readers. */
 export async function lockApplication(db: Database, applicationId: number): Promise<void> {
-  await db.execute(sql`select id from ${applications} where ${applications.id} = ${applicationId} for update`);
+  await db.execute(
+    sql`select id from ${applications} where ${applications.id} = ${applicationId} for update`,
+  );
 }
 
 export async function insertDistribution(db: Database, values: NewDistribution): Promise<DistributionRow> {

@@ -132,12 +132,7 @@ export class GetappService {
     const found = await findVersionOfApp(this.deps.db, link.organizationId, query.version);
     if (!found || found.app.appType !== iosAppType) throw AppError.notFound();
     const { app, version } = found;
-    await recordInstallEvent(
-      this.deps.db,
-      this.event(link, version.id, userAgent),
-      "install",
-      true,
-    );
+    await recordInstallEvent(this.deps.db, this.event(link, version.id, userAgent), "install", true);
     return buildInstallManifest({
       ipaUrl: this.deps.links.fileUrl(link, version.id, "file"),
       bundleId: version.bundleId ?? app.bundleId ?? "",
@@ -233,7 +228,10 @@ export class GetappService {
     const install: GetappBuild["install"] =
       app.appType === iosAppType
         ? { kind: "itms", url: itmsServicesLink(this.deps.links.manifestUrl(link, version.id)) }
-        : { kind: "download", url: this.deps.links.fileUrl(link, version.id, universal ? "universal-apk" : "file") };
+        : {
+            kind: "download",
+            url: this.deps.links.fileUrl(link, version.id, universal ? "universal-apk" : "file"),
+          };
     return {
       id: version.id,
       platform: getappPlatform.options[app.appType] ?? "android",
