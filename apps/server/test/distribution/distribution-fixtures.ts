@@ -21,7 +21,8 @@ export async function createIosBuild(
     contentType: "application/octet-stream",
     readyToSale: options.readyToSale,
   });
-  const info = await inspect(fileSource(fixturePath("apple/ipa/adhoc.ipa")), { fileName: "adhoc.ipa" });
+  const source = await fileSource(fixturePath("apple/ipa/adhoc.ipa"));
+  const info = await inspect(source, { fileName: "adhoc.ipa" }).finally(() => source.close?.());
   const { icon: _icon, ...buildInfo } = info as unknown as Record<string, unknown>;
   const [version] = await t.database.db
     .update(versions)
@@ -36,4 +37,18 @@ export async function createIosBuild(
 export function localPath(url: string): string {
   const parsed = new URL(url);
   return parsed.pathname + parsed.search;
+}
+
+/** Retries `assertion` until it passes: counts are written once a response has been sent. */
+export async function eventually(assertion: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
