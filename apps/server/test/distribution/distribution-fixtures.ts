@@ -26,7 +26,7 @@ export async function createIosBuild(
   const { icon: _icon, ...buildInfo } = info as unknown as Record<string, unknown>;
   const [version] = await t.database.db
     .update(versions)
-    .set({ bundleId: info.bundle_id, version: info.version, buildInfo })
+    .set({ bundleId: info.bundle_id, version: info.version ?? "2.3.1", buildInfo })
     .where(eq(versions.id, row.id))
     .returning();
   if (!version) throw new Error("version update failed");
