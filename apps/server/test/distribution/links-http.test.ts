@@ -136,6 +136,24 @@ describe("install links over HTTP", () => {
     expect(pdf.statusCode).toBe(404);
   });
 
+  it("documents the distribution endpoints in the OpenAPI description", async () => {
+    const res = await t.app.inject({ url: "/api/openapi.json" });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const expected of [
+      "/api/distributions/",
+      "/api/distributions/{id}/",
+      "/api/getapp/{key}/",
+      "/api/getapp/{key}/unlock/",
+      "/api/udid/profile/",
+      "/api/udid/devices/",
+      "/api/versions/{id}/installs/",
+      "/api/applications/{id}/permanent_link_pdf/",
+    ]) {
+      expect(paths).toContain(expected);
+    }
+  });
+
   it("prints the permanent link as a PDF with the app's name", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await createApp(t, organization.id, { title: "Runway Checklist" });

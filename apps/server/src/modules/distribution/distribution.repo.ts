@@ -150,15 +150,16 @@ export async function findAppWithOrganization(
   return row ?? null;
 }
 
-/** The newest released build of each app of the project in one environment. */
+/** The newest released build of each app of the project in one environment, by platform. */
 export async function listNewestReleasedPerApp(
   db: Database,
   organizationId: number,
   projectId: number,
   environment: string,
 ): Promise<Array<{ app: AppRow; version: VersionRow }>> {
+  // One row per app however many builds it has.
   const rows = await db
-    .select({ app: applications, version: versions })
+    .selectDistinctOn([versions.applicationId], { app: applications, version: versions })
     .from(versions)
     .innerJoin(applications, eq(applications.id, versions.applicationId))
     .where(
@@ -170,13 +171,8 @@ export async function listNewestReleasedPerApp(
         eq(versions.readyToSale, true),
       ),
     )
-    .orderBy(asc(applications.appType), desc(versions.id));
-  const seen = new Set<number>();
-  return rows.filter((row) => {
-    if (seen.has(row.app.id)) return false;
-    seen.add(row.app.id);
-    return true;
-  });
+    .orderBy(versions.applicationId, desc(versions.id));
+  return rows.sort((a, b) => a.app.appType - b.app.appType);
 }
 
 export async function findVersionOfApp(
