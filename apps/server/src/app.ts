@@ -25,6 +25,7 @@ import { PasswordService } from "./modules/auth/password.service.ts";
 import { scheduleBuildJobs } from "./modules/build/build.jobs.ts";
 import { registerBuildRoutes } from "./modules/build/build.routes.ts";
 import { type BuildServices, createBuildServices } from "./modules/build/build-services.ts";
+import { scheduleDistributionJobs } from "./modules/distribution/distribution.jobs.ts";
 import { registerDistributionRoutes } from "./modules/distribution/distribution.routes.ts";
 import {
   createDistributionServices,
@@ -232,6 +233,7 @@ export async function buildApp(
   registerDistributionRoutes(app, services.distribution);
   registerGetappRoutes(app, { getapp: services.distribution.getapp, storage });
   registerUdidRoutes(app, { udid: services.distribution.udid });
+  await scheduleDistributionJobs(platform.jobs, services.distribution.jobs);
   // --- end distribution ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });

@@ -9,7 +9,9 @@ import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { createIosBuild, eventually, localPath } from "./distribution-fixtures.ts";
 
-const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+// What iOS sends when the system, not Safari, fetches the manifest and the IPA.
+const iosInstaller =
+  "com.apple.appstored/1.0 iOS/17.4 model/iPhone15,2 hwp/t8120 build/21E219 (6; dt:282) AMS/1";
 const android =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/124.0 Mobile Safari/537.36";
 
@@ -65,7 +67,7 @@ describe("the public install page over HTTP", () => {
 
     const manifestRes = await t.app.inject({
       url: localPath(manifestUrl),
-      headers: { "user-agent": iphone },
+      headers: { "user-agent": iosInstaller },
     });
     expect(manifestRes.statusCode).toBe(200);
     expect(manifestRes.headers["content-type"]).toMatch(/^text\/xml/);
@@ -79,7 +81,7 @@ describe("the public install page over HTTP", () => {
     });
     const ipaUrl = item?.assets.find((asset) => asset.kind === "software-package")?.url ?? "";
     expect(ipaUrl.startsWith("https://tarmac.test/")).toBe(true);
-    const ipa = await t.app.inject({ url: localPath(ipaUrl), headers: { "user-agent": iphone } });
+    const ipa = await t.app.inject({ url: localPath(ipaUrl), headers: { "user-agent": iosInstaller } });
     expect(ipa.statusCode).toBe(200);
     expect(ipa.rawPayload.equals(readFileSync(fixturePath("apple/ipa/adhoc.ipa")))).toBe(true);
 
@@ -198,6 +200,15 @@ describe("the public install page over HTTP", () => {
       email: tester.user.email.toLowerCase(),
     });
     expect((await page(link.key, authHeader(tester.token))).statusCode).toBe(200);
+    // A tester entry linked to the account counts even under another address.
+    const linked = await createUserWithToken(t);
+    await t.database.db.insert(testers).values({
+      organizationId: organization.id,
+      applicationId: app.id,
+      email: "old-address@example.test",
+      userId: linked.user.id,
+    });
+    expect((await page(link.key, authHeader(linked.token))).statusCode).toBe(200);
 
     const stranger = await createOrganization(t);
     expect((await page(link.key, authHeader(stranger.owner.token))).statusCode).toBe(403);

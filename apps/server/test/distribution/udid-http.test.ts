@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import plist from "plist";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { udidEnrollments } from "../../src/platform/db/schema/index.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -159,6 +160,21 @@ describe("UDID collection over HTTP", () => {
     expect(unknown.statusCode).toBe(400);
     expect((await enroll(Buffer.from("not a pkcs7 message"))).statusCode).toBe(400);
     expect((await enroll(Buffer.alloc(70 * 1024, 1))).statusCode).toBe(413);
+  });
+
+  it("limits profile downloads per address and drops expired enrollments", async () => {
+    const fetchFrom = () => t.app.inject({ url: "/api/udid/profile/", remoteAddress: "192.0.2.44" });
+    for (let i = 0; i < 30; i += 1) expect((await fetchFrom()).statusCode).toBe(200);
+    const refused = await fetchFrom();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers["retry-after"]).toBeDefined();
+    const before = (await t.database.db.select().from(udidEnrollments)).length;
+    expect(before).toBeGreaterThanOrEqual(30);
+    const removed = await t.services.distribution.udid.deleteExpiredEnrollments(
+      new Date(Date.now() + 3 * 24 * 3600 * 1000),
+    );
+    expect(removed).toBe(before);
+    expect(await t.database.db.select().from(udidEnrollments)).toEqual([]);
   });
 
   it("keeps a device registered without signing in out of everyone's list", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import {
   applications,
@@ -189,11 +189,21 @@ export async function findVersionOfApp(
   return row ?? null;
 }
 
-export async function isTesterOfApp(db: Database, applicationId: number, email: string): Promise<boolean> {
+/** A tester of the app by the account's e-mail, or linked to the account. */
+export async function isTesterOfApp(
+  db: Database,
+  applicationId: number,
+  user: { userId: number; email: string },
+): Promise<boolean> {
   const [row] = await db
     .select({ id: testers.id })
     .from(testers)
-    .where(and(eq(testers.applicationId, applicationId), eq(testers.email, email.toLowerCase())))
+    .where(
+      and(
+        eq(testers.applicationId, applicationId),
+        or(eq(testers.email, user.email.toLowerCase()), eq(testers.userId, user.userId)),
+      ),
+    )
     .limit(1);
   return Boolean(row);
 }

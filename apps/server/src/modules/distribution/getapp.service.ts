@@ -56,6 +56,17 @@ export class LinkGoneError extends AppError {
   }
 }
 
+/**
+ * The platform of whatever fetched a manifest or file. iOS fetches manifests and IPAs from a
+ * system daemon whose User-Agent names the model ("… iOS/17.4 model/iPhone15,2 …"), not Safari's.
+ */
+export function installPlatform(userAgent: string | undefined): string {
+  const ua = userAgent ?? "";
+  if (/\bmodel\/iPad/.test(ua)) return "ipad";
+  if (/\bmodel\/iP(hone|od)/.test(ua) || /\biOS\/\d/.test(ua)) return "iphone";
+  return detectDevicePlatform(ua);
+}
+
 export interface GetappServiceDeps {
   db: Database;
   core: ApplicationService;
@@ -190,7 +201,7 @@ export class GetappService {
       organizationId: link.organizationId,
       versionId,
       distributionId: link.id,
-      platform: detectDevicePlatform(userAgent),
+      platform: installPlatform(userAgent),
     };
   }
 
@@ -203,7 +214,7 @@ export class GetappService {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }
-    return isTesterOfApp(this.deps.db, link.applicationId, actor.email);
+    return isTesterOfApp(this.deps.db, link.applicationId, actor);
   }
 
   private async builds(

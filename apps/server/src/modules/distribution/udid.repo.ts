@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import {
   applications,
@@ -36,6 +36,15 @@ export async function findOpenEnrollment(
     )
     .limit(1);
   return row ?? null;
+}
+
+/** Enrollments past their hour are useless; the rows go a day later. */
+export async function deleteEnrollmentsExpiredBefore(db: Database, before: Date): Promise<number> {
+  const rows = await db
+    .delete(udidEnrollments)
+    .where(lt(udidEnrollments.expiresAt, before))
+    .returning({ id: udidEnrollments.id });
+  return rows.length;
 }
 
 /** Closes the enrollment unless another reply did first; false when it was already used. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { withRetryAfter } from "../auth/retry-after.ts";
 import { maxDeviceReplyBytes } from "./lib/device-reply.ts";
 import type { UdidService } from "./udid.service.ts";
 
@@ -33,7 +34,9 @@ export function registerUdidRoutes(app: FastifyInstance, deps: { udid: UdidServi
       },
       async (request, reply) => {
         const actor = request.actor?.isActive ? request.actor : null;
-        const profile = await udid.createProfile(actor?.userId ?? null);
+        const profile = await withRetryAfter(reply, () =>
+          udid.createProfile(actor?.userId ?? null, request.ip),
+        );
         return reply
           .type("application/x-apple-aspen-config")
           .header("content-disposition", 'attachment; filename="udid.mobileconfig"')

@@ -8,6 +8,7 @@ import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { canOnApp, canSeeBuild } from "../application/application.policy.ts";
 import { coversEnvironment } from "../application/application.service.ts";
+import { enforceRateLimit } from "../auth/throttle.ts";
 import {
   buildProfileServicePayload,
   loadOrCreateSigningIdentity,
@@ -18,6 +19,7 @@ import { DeviceReplyError, readDeviceReply } from "./lib/device-reply.ts";
 import {
   completeEnrollment,
   type DeviceRow,
+  deleteEnrollmentsExpiredBefore,
   findOpenEnrollment,
   insertEnrollment,
   listProvisionedBuilds,
@@ -26,6 +28,8 @@ import {
 } from "./udid.repo.ts";
 
 const enrollmentTtlMs = 3600 * 1000;
+// Each profile download stores a row; anonymous callers must not be able to fill the table.
+const profilesPerAddress = { limit: 30, windowMs: 3600 * 1000 };
 
 export interface UdidServiceDeps {
   db: Database;
@@ -57,7 +61,9 @@ export class UdidService {
   }
 
   /** A signed .mobileconfig with a fresh challenge, remembered (hashed) for an hour. */
-  async createProfile(userId: number | null): Promise<Buffer> {
+  async createProfile(userId: number | null, clientAddress: string): Promise<Buffer> {
+    const { limit, windowMs } = profilesPerAddress;
+    await enforceRateLimit(this.deps.db, `udid-profile:${clientAddress}`, limit, windowMs);
     const challenge = randomBytes(24).toString("base64url");
     await insertEnrollment(this.deps.db, {
       challengeHash: hashChallenge(challenge),
@@ -73,6 +79,10 @@ export class UdidService {
       challenge,
     });
     return signProfile(xml, await this.signingIdentity());
+  }
+
+  async deleteExpiredEnrollments(now = new Date()): Promise<number> {
+    return deleteEnrollmentsExpiredBefore(this.deps.db, new Date(now.getTime() - 24 * 3600 * 1000));
   }
 
   /** Reads the device's signed reply and returns where the device's browser goes next. */
