@@ -25,6 +25,14 @@ import { PasswordService } from "./modules/auth/password.service.ts";
 import { scheduleBuildJobs } from "./modules/build/build.jobs.ts";
 import { registerBuildRoutes } from "./modules/build/build.routes.ts";
 import { type BuildServices, createBuildServices } from "./modules/build/build-services.ts";
+import { scheduleDistributionJobs } from "./modules/distribution/distribution.jobs.ts";
+import { registerDistributionRoutes } from "./modules/distribution/distribution.routes.ts";
+import {
+  createDistributionServices,
+  type DistributionServices,
+} from "./modules/distribution/distribution-services.ts";
+import { registerGetappRoutes } from "./modules/distribution/getapp.routes.ts";
+import { registerUdidRoutes } from "./modules/distribution/udid.routes.ts";
 import { registerFileRoutes } from "./modules/files/files.routes.ts";
 import { createGdprJobs, scheduleGdprCleanup } from "./modules/gdpr/gdpr.jobs.ts";
 import { registerGdprRoutes } from "./modules/gdpr/gdpr.routes.ts";
@@ -78,6 +86,9 @@ export interface AppServices {
   testers: TesterServices;
   projectMembers: ProjectMemberService;
   // --- end testers ---
+  // --- distribution ---
+  distribution: DistributionServices;
+  // --- end distribution ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
@@ -141,8 +152,11 @@ export function createServices(platform: Platform): AppServices {
     invitations: orgs.staffActions,
   });
   // --- end testers ---
+  // --- distribution ---
+  const distribution = createDistributionServices(platform, { apps });
+  // --- end distribution ---
 
-  return { tokens, mailJobs, ...accountServices, orgs, apps, builds, testers, projectMembers };
+  return { tokens, mailJobs, ...accountServices, orgs, apps, builds, testers, projectMembers, distribution };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -223,7 +237,12 @@ export async function buildApp(
   registerOrganizationAreaRoutes(app, services.orgs, config.PUBLIC_URL);
   // --- end organizations ---
   // --- applications ---
-  registerApplicationRoutes(app, { apps: services.apps, publicUrl: config.PUBLIC_URL });
+  registerApplicationRoutes(app, {
+    apps: services.apps,
+    publicUrl: config.PUBLIC_URL,
+    distributions: (userId, appId, only) =>
+      services.distribution.distributions.listForApp(userId, appId, only),
+  });
   registerVersionRoutes(app, { apps: services.apps });
   registerDownloadRoutes(app, { versions: services.apps.versionService, storage, signer });
   // --- end applications ---
@@ -236,6 +255,12 @@ export async function buildApp(
   registerTesterSendRoutes(app, { sends: services.testers.sends, picker: services.testers.picker });
   registerProjectMemberRoutes(app, { members: services.projectMembers, publicUrl: config.PUBLIC_URL });
   // --- end testers ---
+  // --- distribution ---
+  registerDistributionRoutes(app, services.distribution);
+  registerGetappRoutes(app, { getapp: services.distribution.getapp, storage });
+  registerUdidRoutes(app, { udid: services.distribution.udid });
+  await scheduleDistributionJobs(platform.jobs, services.distribution.jobs);
+  // --- end distribution ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

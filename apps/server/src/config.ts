@@ -85,6 +85,9 @@ const envSchema = z.object({
   AAB_KEY_PASSWORD: z.string().min(1).optional(),
   /** Most "send to testers" mails one organization sends per minute; the rest wait their turn. */
   TESTER_MAIL_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+  /** Certificate and key (PEM) that sign the UDID profile; unset: a self-signed pair in DATA_DIR. */
+  UDID_SIGNING_CERT: z.string().min(1).optional(),
+  UDID_SIGNING_KEY: z.string().min(1).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 
@@ -141,5 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     STORAGE_LOCAL_DIR: values.STORAGE_LOCAL_DIR
       ? resolveFromLaunchDir(values.STORAGE_LOCAL_DIR)
       : path.join(dataDir, "storage"),
+    UDID_SIGNING_CERT: values.UDID_SIGNING_CERT && resolveFromLaunchDir(values.UDID_SIGNING_CERT),
+    UDID_SIGNING_KEY: values.UDID_SIGNING_KEY && resolveFromLaunchDir(values.UDID_SIGNING_KEY),
   };
 }

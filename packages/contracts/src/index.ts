@@ -2,6 +2,7 @@ export * from "./application.ts";
 export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./device-platform.ts";
+export * from "./distribution.ts";
 export * from "./gdpr.ts";
 export * from "./health.ts";
 export * from "./organization.ts";

@@ -33,6 +33,8 @@ const rules = {
   "tester:manage": uploaders,
   "project-member:read": uploaders,
   "project-member:manage": admins,
+  // Install links hand builds out, which those who ship the builds may decide.
+  "distribution:manage": uploaders,
 } satisfies Record<string, AppRule>;
 
 export type AppAction = keyof typeof rules;
