@@ -140,10 +140,14 @@ export function createServices(platform: Platform): AppServices {
   const builds = createBuildServices(platform, { apps, membership: orgs.membership, tokens });
   // --- end builds ---
 
+  // --- distribution ---
+  const distribution = createDistributionServices(platform, { apps });
+  // --- end distribution ---
   // --- testers ---
   const testers = createTesterServices(platform, {
     applications: apps.applications,
     membership: orgs.membership,
+    appLinks: distribution.distributions,
   });
   const projectMembers = new ProjectMemberService({
     db: platform.database.db,
@@ -152,9 +156,6 @@ export function createServices(platform: Platform): AppServices {
     invitations: orgs.staffActions,
   });
   // --- end testers ---
-  // --- distribution ---
-  const distribution = createDistributionServices(platform, { apps });
-  // --- end distribution ---
 
   return { tokens, mailJobs, ...accountServices, orgs, apps, builds, testers, projectMembers, distribution };
 }

@@ -65,11 +65,17 @@ export class DistributionService {
     return this.present(selected);
   }
 
-  /** The link that stays valid for the app whatever is uploaded next (the printed one). */
-  async ensureAppLink(app: AccessibleApp["app"]): Promise<DistributionRow> {
-    const existing = await findAppLevelDistribution(this.deps.db, app.organizationId, app.id);
+  /**
+   * The link that stays valid for the app whatever is uploaded next (the printed one), made on
+   * first use. Inside a caller's transaction (`tx`) the app row lock is taken there.
+   */
+  async ensureAppLink(
+    app: Pick<AccessibleApp["app"], "id" | "organizationId">,
+    tx?: Database,
+  ): Promise<DistributionRow> {
+    const existing = await findAppLevelDistribution(tx ?? this.deps.db, app.organizationId, app.id);
     if (existing) return existing;
-    return this.deps.db.transaction(async (tx) => {
+    const create = async (tx: Database) => {
       await lockApplication(tx, app.id);
       const raced = await findAppLevelDistribution(tx, app.organizationId, app.id);
       if (raced) return raced;
@@ -80,7 +86,8 @@ export class DistributionService {
         key: newLinkKey(),
         access: "public",
       });
-    });
+    };
+    return tx ? create(tx) : this.deps.db.transaction(create);
   }
 
   async create(userId: number, input: CreateDistributionInput): Promise<DistributionRecord> {

@@ -3,6 +3,7 @@
  * saved addresses of an app. One tester_mails row and one mail job per distinct address, written
  * in one transaction; the organization's mail rate is kept by delaying jobs, never by dropping.
  */
+
 import { randomUUID } from "node:crypto";
 import {
   appTypeWords,
@@ -17,8 +18,9 @@ import { canSeeApp } from "../application/application.policy.ts";
 import type { ApplicationRow } from "../application/application.repo.ts";
 import { type ApplicationService, coversEnvironment } from "../application/application.service.ts";
 import { enforceRateLimit } from "../auth/throttle.ts";
+import type { DistributionService } from "../distribution/distribution.service.ts";
+import { installPageUrl } from "../distribution/install-links.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
-import { findOrCreateAppInstallKey, installUrl } from "./install-link.ts";
 import { findAppMailsByIds, findTestersByIds } from "./tester.repo.ts";
 import type { TesterService } from "./tester.service.ts";
 import type { TesterMailJobs } from "./tester-mail.jobs.ts";
@@ -44,6 +46,8 @@ export interface TesterSendDeps {
   testers: TesterService;
   membership: MembershipService;
   publicUrl: string;
+  /** The distribution module's app-level install links (the links the mails carry). */
+  appLinks: Pick<DistributionService, "ensureAppLink">;
   mailsPerMinute: number;
   sendsPerMinutePerUser?: number;
 }
@@ -217,13 +221,13 @@ export class TesterSendService {
   ) {
     const builds: OfferedBuild[] = [];
     for (const build of plan.builds) {
-      const key = await findOrCreateAppInstallKey(tx, build.app, userId);
+      const link = await this.deps.appLinks.ensureAppLink(build.app, tx);
       builds.push({
         platform: appTypeWords[build.app.appType] ?? "android",
         appTitle: build.app.title,
         version: build.version,
         buildNumber: build.buildNumber,
-        url: installUrl(this.deps.publicUrl, key, build.versionId),
+        url: installPageUrl(this.deps.publicUrl, link.key),
       });
     }
     const sender = input.is_system ? null : await findUserName(tx, userId);

@@ -1,5 +1,6 @@
 import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationService } from "../application/application.service.ts";
+import type { DistributionService } from "../distribution/distribution.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import { TesterService } from "./tester.service.ts";
 import { createTesterMailJobs } from "./tester-mail.jobs.ts";
@@ -11,7 +12,11 @@ export type TesterServices = ReturnType<typeof createTesterServices>;
 /** Builds the tester services and registers the tester mail job. */
 export function createTesterServices(
   platform: Platform,
-  deps: { applications: ApplicationService; membership: MembershipService },
+  deps: {
+    applications: ApplicationService;
+    membership: MembershipService;
+    appLinks: Pick<DistributionService, "ensureAppLink">;
+  },
 ) {
   const { db } = platform.database;
   const mailJobs = createTesterMailJobs({ db, mailer: platform.mailer });
@@ -25,6 +30,7 @@ export function createTesterServices(
     testers,
     membership: deps.membership,
     publicUrl: platform.config.PUBLIC_URL,
+    appLinks: deps.appLinks,
     mailsPerMinute: platform.config.TESTER_MAIL_RATE_PER_MINUTE,
   });
   return { testers, sends, picker: new TesterPickerService({ db, testers }), mailJobs };
