@@ -1,18 +1,11 @@
 /** The account e-mails, in English, as plain text plus simple HTML. Links point at the web app. */
 
+import { escapeHtml } from "../../platform/mail/escape-html.ts";
+
 export interface MailContent {
   subject: string;
   text: string;
   html: string;
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
 }
 
 function compose(subject: string, paragraphs: string[], link?: { url: string; label: string }): MailContent {

@@ -1,4 +1,5 @@
 /** The "new build to test" e-mail, in English, as plain text plus simple HTML. */
+import { escapeHtml } from "../../platform/mail/escape-html.ts";
 import type { MailContent } from "../auth/account-mail.ts";
 
 export interface OfferedBuild {
@@ -34,15 +35,6 @@ const tutorials: Record<string, string> = {
   windows: "Windows: open the link on your PC, download the installer and run it.",
   macos: "macOS: open the link on your Mac, download the file, open it and move the app to Applications.",
 };
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
-}
 
 function versionText(build: OfferedBuild): string {
   return build.buildNumber && build.buildNumber !== build.version
