@@ -1,0 +1,84 @@
+// Install links, the public install page, install counts and device identifiers.
+import type {
+  CreateDistributionRequest,
+  DeviceBuild,
+  DistributionRecord,
+  GetappBuild,
+  GetappPage,
+  GetappPlatform,
+  InstallCount,
+  UdidDevice,
+  UdidLookupResult,
+  UnlockResult,
+  UpdateDistributionInput,
+} from "@tarmac/contracts";
+import { api } from "./client.ts";
+
+export type {
+  CreateDistributionRequest,
+  DeviceBuild,
+  DistributionRecord,
+  GetappBuild,
+  GetappPage,
+  GetappPlatform,
+  InstallCount,
+  UdidDevice,
+  UdidLookupResult,
+  UpdateDistributionInput,
+};
+
+export const distributionKeys = {
+  all: () => ["distribution"] as const,
+  links: (appId: number) => ["distribution", "links", appId] as const,
+  installs: (versionId: number) => ["distribution", "installs", versionId] as const,
+  getapp: (key: string, token: string | null) => ["getapp", key, token] as const,
+  udidLookup: (udid: string) => ["udid", "lookup", udid] as const,
+};
+
+export function listDistributions(appId: number) {
+  return api.get<DistributionRecord[]>("/api/distributions/", { query: { app: appId } });
+}
+
+export function createDistribution(input: CreateDistributionRequest) {
+  return api.post<DistributionRecord>("/api/distributions/", input);
+}
+
+export function updateDistribution(id: number, input: UpdateDistributionInput) {
+  return api.patch<DistributionRecord>(`/api/distributions/${id}/`, input);
+}
+
+export function deleteDistribution(id: number) {
+  return api.delete<null>(`/api/distributions/${id}/`);
+}
+
+export function fetchVersionInstalls(versionId: number) {
+  return api.get<InstallCount[]>(`/api/versions/${versionId}/installs/`);
+}
+
+export function permanentLinkPdfUrl(appId: number): string {
+  return `/api/applications/${appId}/permanent_link_pdf/`;
+}
+
+export function fetchPermanentLinkPdf(appId: number) {
+  return api.get<Blob>(permanentLinkPdfUrl(appId), { responseType: "blob" });
+}
+
+export function fetchGetapp(key: string, accessToken: string | null) {
+  return api.get<GetappPage>(`/api/getapp/${encodeURIComponent(key)}/`, {
+    query: { access_token: accessToken ?? undefined },
+  });
+}
+
+export function unlockGetapp(key: string, password: string) {
+  return api.post<UnlockResult>(`/api/getapp/${encodeURIComponent(key)}/unlock/`, { password });
+}
+
+export const UDID_PROFILE_URL = "/api/udid/profile/";
+
+export function lookupUdid(udid: string) {
+  return api.get<UdidLookupResult>("/api/udid/lookup/", { query: { udid } });
+}
+
+export function listMyDevices() {
+  return api.get<UdidDevice[]>("/api/udid/devices/");
+}
