@@ -9,5 +9,7 @@ export * from "./organization.ts";
 export * from "./outbox.ts";
 export * from "./plan.ts";
 export * from "./profile.ts";
+export * from "./project-member.ts";
 export * from "./staff.ts";
 export * from "./team.ts";
+export * from "./tester.ts";
