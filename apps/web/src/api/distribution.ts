@@ -12,7 +12,9 @@ import type {
   UnlockResult,
   UpdateDistributionInput,
 } from "@tarmac/contracts";
+import type { ApplicationRecord } from "./applications.ts";
 import { api } from "./client.ts";
+import type { Page } from "./content.ts";
 
 export type {
   CreateDistributionRequest,
@@ -33,6 +35,8 @@ export const distributionKeys = {
   installs: (versionId: number) => ["distribution", "installs", versionId] as const,
   getapp: (key: string, token: string | null) => ["getapp", key, token] as const,
   udidLookup: (udid: string) => ["udid", "lookup", udid] as const,
+  mobileApps: (orgId: number, page: number, mobileType: number | null) =>
+    ["distribution", "mobile", orgId, page, mobileType] as const,
 };
 
 export function listDistributions(appId: number) {
@@ -81,4 +85,19 @@ export function lookupUdid(udid: string) {
 
 export function listMyDevices() {
   return api.get<UdidDevice[]>("/api/udid/devices/");
+}
+
+/** The mobile app area's list (spec §7 /api/m/applications/). */
+export function listMobileApps(orgId: number, page: number, mobileType: number | null) {
+  return api.get<Page<ApplicationRecord>>("/api/m/applications/", {
+    query: { org: orgId, page, page_size: MOBILE_PAGE_SIZE, mobile_type: mobileType ?? undefined },
+  });
+}
+
+export const MOBILE_PAGE_SIZE = 20;
+
+/** The app-level link (version null), which the server creates on first read. */
+export async function fetchAppLink(appId: number): Promise<DistributionRecord | null> {
+  const links = await listDistributions(appId);
+  return links.find((link) => link.version === null) ?? null;
 }
