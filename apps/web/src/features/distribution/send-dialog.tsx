@@ -158,8 +158,7 @@ function SendPicker({ appId, data, whatsNew, onClose }: SendFormProps) {
       </Stack>
       <Textarea
         label={t("apps.whats_new")}
-        autosize
-        minRows={2}
+        rows={3}
         maxLength={5000}
         value={form.whatsNew}
         onChange={(event) => change({ ...form, whatsNew: event.currentTarget.value })}
