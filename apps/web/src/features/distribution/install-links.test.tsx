@@ -19,7 +19,9 @@ describe("install links on the Distribution tab", () => {
       "Install link: 1.2.0 (42)",
     ]);
     const appLink = card("App link (newest build)");
-    expect(within(appLink).getByRole("img", { name: "QR code of the link: App link (newest build)" })).toBeTruthy();
+    expect(
+      within(appLink).getByRole("img", { name: "QR code of the link: App link (newest build)" }),
+    ).toBeTruthy();
     expect(within(appLink).getByText("https://tarmac.test/getapp/appkey1")).toBeTruthy();
     expect(within(appLink).getByText("Anyone with the link")).toBeTruthy();
     expect(
@@ -35,7 +37,10 @@ describe("install links on the Distribution tab", () => {
 
   it("creates a password link for one version with an expiry and an install limit", async () => {
     const calls = serveDistribution({
-      "POST /api/distributions/": { status: 201, body: makeLink({ id: 3, version: 100, access: "password" }) },
+      "POST /api/distributions/": {
+        status: 201,
+        body: makeLink({ id: 3, version: 100, access: "password" }),
+      },
     });
     const { user } = await openTab("Distribution");
     await user.click(await screen.findByRole("button", { name: "New install link" }));
@@ -103,7 +108,10 @@ describe("install links on the Distribution tab", () => {
     });
     const { user } = await openTab("Versions (1)");
     await user.click(await screen.findByRole("button", { name: "Downloads and installs of 1.2.0 (42)" }));
-    const table = await screen.findByRole("table", { name: "Downloads and installs of 1.2.0 (42)", hidden: true });
+    const table = await screen.findByRole("table", {
+      name: "Downloads and installs of 1.2.0 (42)",
+      hidden: true,
+    });
     const rows = within(table)
       .getAllByRole("row", { hidden: true })
       .map((row) => row.textContent);
@@ -111,7 +119,10 @@ describe("install links on the Distribution tab", () => {
   });
 
   it("hides the tab from members who may not distribute", async () => {
-    serveDistribution({}, { ...(await import("./test-api.ts")).ADMIN, role: 5, can_upload: false, can_edit: false });
+    serveDistribution(
+      {},
+      { ...(await import("./test-api.ts")).ADMIN, role: 5, can_upload: false, can_edit: false },
+    );
     const { renderApp } = await import("../../test/render.tsx");
     renderApp("/dashboard/apps/1");
     await screen.findByRole("heading", { name: "Rocket" }, { timeout: 5000 });

@@ -14,9 +14,14 @@ describe("send to testers", () => {
     const data = makeRecipients();
     const form = initialSendForm(data, "Notes");
     // The version the dialog was opened for is preselected on its platform only.
-    expect(form.platforms).toEqual({ 1: { include: true, version: "100" }, 2: { include: true, version: "" } });
+    expect(form.platforms).toEqual({
+      1: { include: true, version: "100" },
+      2: { include: true, version: "" },
+    });
     form.platforms[2] = { include: true, version: "200" };
-    expect(buildSendPayload(data, { ...form, testers: [31], users: [11], mails: [61], tutorial: true })).toEqual({
+    expect(
+      buildSendPayload(data, { ...form, testers: [31], users: [11], mails: [61], tutorial: true }),
+    ).toEqual({
       app2os: [1, 2],
       apk_version: 100,
       ios_version: 200,

@@ -5,7 +5,7 @@ import type { MyAppRole } from "../../api/applications.ts";
 import type { DistributionRecord } from "../../api/distribution.ts";
 import type { Tester, TesterRecipients } from "../../api/testers.ts";
 import { makeOrg, makeProfile } from "../../test/fixtures.ts";
-import { type ApiReply, type ApiCall, renderApp, stubApi } from "../../test/render.tsx";
+import { type ApiCall, type ApiReply, renderApp, stubApi } from "../../test/render.tsx";
 import { makeApp, makeVersion, pageOf } from "../apps/test-fixtures.ts";
 
 // Mantine's comboboxes scroll the active option into view; jsdom has no layout to scroll.
@@ -109,7 +109,10 @@ type Replies = Record<string, ApiReply | ((call: ApiCall) => ApiReply)>;
 
 export function serveDistribution(extra: Replies = {}, rights: MyAppRole = ADMIN): ApiCall[] {
   return stubApi({
-    "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: [makeOrg({ role: rights.role })] })] },
+    "GET /api/profiles/": {
+      status: 200,
+      body: [makeProfile({ org_data: [makeOrg({ role: rights.role })] })],
+    },
     "GET /api/applications/1/?showenvall=1": {
       status: 200,
       body: makeApp({ environments: [{ id: 5, title: "Rocket", app_type: 0, environment: "qa" }] }),
@@ -118,13 +121,21 @@ export function serveDistribution(extra: Replies = {}, rights: MyAppRole = ADMIN
     "GET /api/applications/1/builds/?page=1": { status: 200, body: pageOf([makeVersion()]) },
     "GET /api/distributions/?app=1": {
       status: 200,
-      body: [makeLink({ id: 2, version: 100, key: "v100", url: "https://tarmac.test/getapp/v100" }), makeLink()],
+      body: [
+        makeLink({ id: 2, version: 100, key: "v100", url: "https://tarmac.test/getapp/v100" }),
+        makeLink(),
+      ],
     },
     "GET /api/group-testers/?app=1": { status: 200, body: [GROUP] },
     "GET /api/testers/?app=1&page=1&page_size=20": { status: 200, body: pageOf([makeTester()]) },
     "GET /api/applications/1/users_in_groups/": {
       status: 200,
-      body: [{ ...GROUP, testers: [{ id: 31, email: "tina@example.com", first_name: "Tina", last_name: "Test", user: null }] }],
+      body: [
+        {
+          ...GROUP,
+          testers: [{ id: 31, email: "tina@example.com", first_name: "Tina", last_name: "Test", user: null }],
+        },
+      ],
     },
     "GET /api/app-mails/?app=1": { status: 200, body: [] },
     "GET /api/app-teams/1/": { status: 200, body: makeRecipients({ version: null }) },

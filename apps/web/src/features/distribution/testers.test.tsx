@@ -36,7 +36,10 @@ describe("testers, groups and app mails on the Distribution tab", () => {
 
   it("filters testers by group through ?groups=", async () => {
     const calls = serveDistribution({
-      "GET /api/testers/?groups=51&page=1&page_size=20": { status: 200, body: { count: 0, next: null, previous: null, results: [] } },
+      "GET /api/testers/?groups=51&page=1&page_size=20": {
+        status: 200,
+        body: { count: 0, next: null, previous: null, results: [] },
+      },
     });
     const { user } = await openTab("Distribution");
     await screen.findByRole("cell", { name: "tina@example.com" });
@@ -89,7 +92,10 @@ describe("testers, groups and app mails on the Distribution tab", () => {
     const calls = serveDistribution({
       "POST /api/group-testers/": { status: 201, body: { id: 52, app: 1, title: "Beta", testers_count: 0 } },
       "DELETE /api/group-testers/51/": { status: 204, body: null },
-      "POST /api/app-mails/": { status: 201, body: { id: 62, app: 1, email: "pm@example.com", created_at: "" } },
+      "POST /api/app-mails/": {
+        status: 201,
+        body: { id: 62, app: 1, email: "pm@example.com", created_at: "" },
+      },
     });
     const { user } = await openTab("Distribution");
     const group = await screen.findByRole("region", { name: "QA team" });
@@ -100,7 +106,9 @@ describe("testers, groups and app mails on the Distribution tab", () => {
     await user.type(within(createForm).getByRole("textbox", { name: /Group name/ }), "Beta");
     await user.click(within(createForm).getByRole("button", { name: "Create group" }));
     await waitFor(() =>
-      expect(calls.find((call) => call.url === "/api/group-testers/" && call.method === "POST")?.body).toEqual({
+      expect(
+        calls.find((call) => call.url === "/api/group-testers/" && call.method === "POST")?.body,
+      ).toEqual({
         app: 1,
         title: "Beta",
       }),
