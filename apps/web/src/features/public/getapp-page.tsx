@@ -80,8 +80,10 @@ function InstallView({ linkKey }: { linkKey: string }) {
     if (error.status === 404) return <Notice text={t("getapp.not_found")} />;
     if (error.status === 403 && bodyFlag(error, "login_required")) return <MembersOnly />;
     if (error.status === 410) {
+      // The server still names the app the link was for.
+      const body = error.body as Partial<GetappPage> | null;
       const text = bodyFlag(error, "limit_reached") ? t("install.limit_reached") : t("install.expired");
-      return <Notice text={text} />;
+      return <Notice text={text} title={body?.title} />;
     }
     return <LoadError onRetry={() => void query.refetch()} />;
   }
@@ -98,10 +100,10 @@ function InstallView({ linkKey }: { linkKey: string }) {
   return <InstallDetails page={page} linkKey={linkKey} />;
 }
 
-function Notice({ text }: { text: string }) {
+function Notice({ text, title }: { text: string; title?: string }) {
   const { t } = useTranslation();
   return (
-    <AuthCard title={t("getapp.title")}>
+    <AuthCard title={title || t("getapp.title")}>
       <Text c="dimmed">{text}</Text>
     </AuthCard>
   );
