@@ -43,7 +43,10 @@ describe("mobile app area", () => {
     const calls = serve({
       "GET /api/distributions/?app=2": {
         status: 200,
-        body: [makeLink({ id: 9, app: 2, version: 200, key: "v" }), makeLink({ id: 8, app: 2, key: "comet-app" })],
+        body: [
+          makeLink({ id: 9, app: 2, version: 200, key: "v" }),
+          makeLink({ id: 8, app: 2, key: "comet-app" }),
+        ],
       },
       "GET /api/getapp/comet-app/": {
         status: 200,
@@ -74,14 +77,15 @@ describe("mobile app area", () => {
   it("filters by platform", async () => {
     const user = userEvent.setup();
     const calls = serve({
-      "GET /api/m/applications/?org=7&page=1&page_size=20&mobile_type=1": { status: 200, body: pageOf([NEW]) },
+      "GET /api/m/applications/?org=7&page=1&page_size=20&mobile_type=1": {
+        status: 200,
+        body: pageOf([NEW]),
+      },
     });
     renderApp("/dashboard/m");
     await screen.findAllByRole("article", {}, { timeout: 5000 });
     await user.click(screen.getByRole("radio", { name: "iOS" }));
-    await vi.waitFor(() =>
-      expect(calls.some((call) => call.url.endsWith("mobile_type=1"))).toBe(true),
-    );
+    await vi.waitFor(() => expect(calls.some((call) => call.url.endsWith("mobile_type=1"))).toBe(true));
     await vi.waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
   });
 });
