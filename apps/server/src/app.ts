@@ -25,6 +25,13 @@ import { PasswordService } from "./modules/auth/password.service.ts";
 import { scheduleBuildJobs } from "./modules/build/build.jobs.ts";
 import { registerBuildRoutes } from "./modules/build/build.routes.ts";
 import { type BuildServices, createBuildServices } from "./modules/build/build-services.ts";
+import { registerDistributionRoutes } from "./modules/distribution/distribution.routes.ts";
+import {
+  createDistributionServices,
+  type DistributionServices,
+} from "./modules/distribution/distribution-services.ts";
+import { registerGetappRoutes } from "./modules/distribution/getapp.routes.ts";
+import { registerUdidRoutes } from "./modules/distribution/udid.routes.ts";
 import { registerFileRoutes } from "./modules/files/files.routes.ts";
 import { createGdprJobs, scheduleGdprCleanup } from "./modules/gdpr/gdpr.jobs.ts";
 import { registerGdprRoutes } from "./modules/gdpr/gdpr.routes.ts";
@@ -69,6 +76,9 @@ export interface AppServices {
   // --- builds ---
   builds: BuildServices;
   // --- end builds ---
+  // --- distribution ---
+  distribution: DistributionServices;
+  // --- end distribution ---
 }
 
 /** Services and their jobs; a worker-only process needs these without HTTP. */
@@ -120,7 +130,11 @@ export function createServices(platform: Platform): AppServices {
   const builds = createBuildServices(platform, { apps, membership: orgs.membership, tokens });
   // --- end builds ---
 
-  return { tokens, mailJobs, ...accountServices, orgs, apps, builds };
+  // --- distribution ---
+  const distribution = createDistributionServices(platform, { apps });
+  // --- end distribution ---
+
+  return { tokens, mailJobs, ...accountServices, orgs, apps, builds, distribution };
 }
 
 /** The ONE place where modules are wired to HTTP. */
@@ -201,7 +215,12 @@ export async function buildApp(
   registerOrganizationAreaRoutes(app, services.orgs, config.PUBLIC_URL);
   // --- end organizations ---
   // --- applications ---
-  registerApplicationRoutes(app, { apps: services.apps, publicUrl: config.PUBLIC_URL });
+  registerApplicationRoutes(app, {
+    apps: services.apps,
+    publicUrl: config.PUBLIC_URL,
+    distributions: (userId, appId, only) =>
+      services.distribution.distributions.listForApp(userId, appId, only),
+  });
   registerVersionRoutes(app, { apps: services.apps });
   registerDownloadRoutes(app, { versions: services.apps.versionService, storage, signer });
   // --- end applications ---
@@ -209,6 +228,11 @@ export async function buildApp(
   registerBuildRoutes(app, services.builds, config.UPLOAD_MAX_BYTES);
   await scheduleBuildJobs(platform.jobs, services.builds.jobs);
   // --- end builds ---
+  // --- distribution ---
+  registerDistributionRoutes(app, services.distribution);
+  registerGetappRoutes(app, { getapp: services.distribution.getapp, storage });
+  registerUdidRoutes(app, { udid: services.distribution.udid });
+  // --- end distribution ---
 
   registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
   registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });

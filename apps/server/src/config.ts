@@ -83,6 +83,9 @@ const envSchema = z.object({
   AAB_KEYSTORE_PASSWORD: z.string().min(1).optional(),
   AAB_KEY_ALIAS: z.string().min(1).optional(),
   AAB_KEY_PASSWORD: z.string().min(1).optional(),
+  /** Certificate and key (PEM) that sign the UDID profile; unset: a self-signed pair in DATA_DIR. */
+  UDID_SIGNING_CERT: z.string().min(1).optional(),
+  UDID_SIGNING_KEY: z.string().min(1).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
 });
 
@@ -139,5 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     STORAGE_LOCAL_DIR: values.STORAGE_LOCAL_DIR
       ? resolveFromLaunchDir(values.STORAGE_LOCAL_DIR)
       : path.join(dataDir, "storage"),
+    UDID_SIGNING_CERT: values.UDID_SIGNING_CERT && resolveFromLaunchDir(values.UDID_SIGNING_CERT),
+    UDID_SIGNING_KEY: values.UDID_SIGNING_KEY && resolveFromLaunchDir(values.UDID_SIGNING_KEY),
   };
 }

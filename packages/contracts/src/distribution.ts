@@ -160,6 +160,11 @@ export const udidDevice = z
 export type UdidDevice = z.infer<typeof udidDevice>;
 export const udidDeviceList = z.array(udidDevice);
 
-export const udidLookupQuery = z.object({ udid: z.string().trim().regex(/^[0-9A-Fa-f-]{24,40}$/) });
+export const udidLookupQuery = z.object({
+  udid: z
+    .string()
+    .trim()
+    .regex(/^[0-9A-Fa-f-]{24,40}$/),
+});
 export const udidLookupResult = z.object({ udid: z.string(), builds: z.array(deviceBuild) });
 export type UdidLookupResult = z.infer<typeof udidLookupResult>;

@@ -29,6 +29,8 @@ const rules = {
   "build:delete": admins,
   "build:download": whoSees,
   "app:read-log": whoSees,
+  // Install links hand builds out, which those who ship the builds may decide.
+  "distribution:manage": uploaders,
 } satisfies Record<string, AppRule>;
 
 export type AppAction = keyof typeof rules;

@@ -36,9 +36,16 @@ function sendJson(reply: FastifyReply, json: string) {
     .send(json);
 }
 
+/** Fills an app's install links for ?distribs=1 (all) or ?distrib_details={id} (that one). */
+export type AppDistributionsLoader = (
+  userId: number,
+  appId: number,
+  only: number | null,
+) => Promise<Array<Record<string, unknown>>>;
+
 export function registerApplicationRoutes(
   app: FastifyInstance,
-  deps: { apps: ApplicationServices; publicUrl: string },
+  deps: { apps: ApplicationServices; publicUrl: string; distributions?: AppDistributionsLoader },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { queries, updates, deletions } = deps.apps;
@@ -79,9 +86,15 @@ export function registerApplicationRoutes(
     {
       schema: {
         tags,
-        summary: "One app (?builds=1 adds the first page of builds, ?showenvall=1 its environments)",
+        summary:
+          "One app (?builds=1 adds the first page of builds, ?showenvall=1 its environments, ?distribs=1 its install links, ?distrib_details={id} one link)",
         params: idParams,
-        querystring: z.object({ builds: flag, showenvall: flag }),
+        querystring: z.object({
+          builds: flag,
+          showenvall: flag,
+          distribs: flag,
+          distrib_details: z.coerce.number().int().positive().optional(),
+        }),
         response: { 200: applicationDetail, ...errors },
       },
     },
@@ -99,6 +112,10 @@ export function registerApplicationRoutes(
           page.count,
           page.results,
         );
+      }
+      const { distribs, distrib_details: only } = request.query;
+      if (deps.distributions && (distribs || only)) {
+        detail.distribution = await deps.distributions(userId, id, only ?? null);
       }
       return detail;
     },

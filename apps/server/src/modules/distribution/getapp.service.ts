@@ -1,0 +1,256 @@
+/**
+ * The public side of install links: the page data, unlocking password links, the iOS manifest
+ * and the files. Visitors need no account except on members-only links; a key that does not
+ * exist answers 404 whatever organization the visitor belongs to.
+ */
+import {
+  type AppType,
+  type DistributionAccess,
+  detectDevicePlatform,
+  type GetappBuild,
+  type GetappPage,
+  getappPlatform,
+  type UnlockResult,
+} from "@tarmac/contracts";
+import type { Actor } from "../../http/auth.ts";
+import { AppError } from "../../http/errors.ts";
+import { verifyPassword } from "../../platform/crypto/passwords.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { ApplicationService } from "../application/application.service.ts";
+import type { VersionPresenter } from "../application/version.presenter.ts";
+import { enforceRateLimit } from "../auth/throttle.ts";
+import {
+  type DistributionRow,
+  findAppWithOrganization,
+  findDistributionByKey,
+  findVersionOfApp,
+  isTesterOfApp,
+  listNewestReleasedPerApp,
+  recordInstallEvent,
+} from "./distribution.repo.ts";
+import { isExpired, isLimitReached } from "./distribution.service.ts";
+import type { InstallLinkSigner, LinkFileKind } from "./install-links.ts";
+import { buildInstallManifest, itmsServicesLink } from "./lib/install-manifest.ts";
+
+const iosAppType = 1;
+const accessTokenTtlSeconds = 3600;
+const unlockAttempts = { limit: 10, windowMs: 15 * 60 * 1000 };
+
+/** 403 of a members-only link: the page offers to sign in. */
+export class LoginRequiredError extends AppError {
+  constructor() {
+    super("login_required", 403, "Sign in with an account that may install this app.");
+  }
+  override body() {
+    return { detail: this.detail, login_required: true };
+  }
+}
+
+/** 410 of an expired or used-up link; the page still shows what the link was for. */
+export class LinkGoneError extends AppError {
+  constructor(readonly page: GetappPage) {
+    super("gone", 410, page.expired ? "This link has expired." : "This link has reached its install limit.");
+  }
+  override body() {
+    return { ...this.page, detail: this.detail };
+  }
+}
+
+export interface GetappServiceDeps {
+  db: Database;
+  core: ApplicationService;
+  versions: VersionPresenter;
+  links: InstallLinkSigner;
+  publicUrl: string;
+}
+
+export interface DeliverableFile {
+  key: string;
+  fileName: string;
+  contentType: string;
+  /** Records the download once the file was handed over. */
+  delivered: (userAgent: string | undefined) => Promise<void>;
+}
+
+export class GetappService {
+  constructor(private readonly deps: GetappServiceDeps) {}
+
+  async page(key: string, viewer: { actor: Actor | null; accessToken?: string }): Promise<GetappPage> {
+    const link = await this.findLink(key);
+    const found = await findAppWithOrganization(this.deps.db, link.applicationId);
+    if (!found) throw AppError.notFound();
+    if (link.access === "members" && !(await this.isAllowedMember(link, viewer.actor))) {
+      throw new LoginRequiredError();
+    }
+    const locked =
+      link.access === "password" &&
+      !(viewer.accessToken && this.deps.links.verifyAccessToken(link, viewer.accessToken));
+    const expired = isExpired(link);
+    const limitReached = isLimitReached(link);
+    const builds = locked || expired || limitReached ? [] : await this.builds(link, found.app);
+    const page: GetappPage = {
+      title: found.app.title,
+      icon: await this.iconOf(link, found.app.currentVersionId),
+      organization: found.organizationTitle,
+      description: found.app.description,
+      access: link.access as DistributionAccess,
+      needs_password: locked,
+      expired,
+      limit_reached: limitReached,
+      https: this.deps.publicUrl.startsWith("https://"),
+      builds,
+    };
+    if (expired || limitReached) throw new LinkGoneError(page);
+    return page;
+  }
+
+  async unlock(key: string, password: string, clientAddress: string): Promise<UnlockResult> {
+    const link = await this.findLink(key);
+    if (link.access !== "password") throw AppError.badRequest("This link has no password.");
+    const { limit, windowMs } = unlockAttempts;
+    await enforceRateLimit(this.deps.db, `getapp-unlock:${link.id}:${clientAddress}`, limit, windowMs);
+    if (!(await verifyPassword(link.passwordHash, password))) {
+      throw AppError.validation({ password: ["Incorrect password."] });
+    }
+    return {
+      access_token: this.deps.links.accessToken(link, accessTokenTtlSeconds),
+      expires_in: accessTokenTtlSeconds,
+    };
+  }
+
+  /** The manifest.plist an iPhone reads; fetching it is what counts as an install. */
+  async manifest(
+    key: string,
+    query: { version: number; expires: number; signature: string },
+    userAgent: string | undefined,
+  ): Promise<string> {
+    const link = await this.findLink(key);
+    if (!this.deps.links.verifyManifest(link.id, query.version, query.expires, query.signature)) {
+      throw AppError.forbidden("This link has expired or is invalid.");
+    }
+    this.assertUsable(link);
+    const found = await findVersionOfApp(this.deps.db, link.organizationId, query.version);
+    if (!found || found.app.appType !== iosAppType) throw AppError.notFound();
+    const { app, version } = found;
+    await recordInstallEvent(this.deps.db, this.event(link, version.id, userAgent), "install", true);
+    return buildInstallManifest({
+      ipaUrl: this.deps.links.fileUrl(link, version.id, "file"),
+      bundleId: version.bundleId ?? app.bundleId ?? "",
+      bundleVersion: version.version,
+      title: app.title,
+      iconUrl: await this.deps.versions.iconUrl(version.iconKey),
+    });
+  }
+
+  async file(
+    key: string,
+    target: { versionId: number; kind: LinkFileKind; expires: number; signature: string },
+  ): Promise<DeliverableFile> {
+    const link = await this.findLink(key);
+    const { versionId, kind } = target;
+    if (!this.deps.links.verifyFile(link.id, versionId, kind, target.expires, target.signature)) {
+      throw AppError.forbidden("This link has expired or is invalid.");
+    }
+    const found = await findVersionOfApp(this.deps.db, link.organizationId, versionId);
+    if (!found) throw AppError.notFound();
+    const { app, version } = found;
+    // An iOS install was counted (and checked against the limit) when its manifest was read.
+    const ios = app.appType === iosAppType;
+    this.assertUsable(link, { checkLimit: !ios });
+    const delivered = async (userAgent: string | undefined) =>
+      recordInstallEvent(this.deps.db, this.event(link, version.id, userAgent), "download", !ios);
+    if (kind === "universal-apk") {
+      if (!version.universalApkKey) throw AppError.notFound();
+      const fileName = `${version.fileName.replace(/\.aab$/i, "")}.apk`;
+      return {
+        key: version.universalApkKey,
+        fileName,
+        contentType: "application/vnd.android.package-archive",
+        delivered,
+      };
+    }
+    return { key: version.fileKey, fileName: version.fileName, contentType: version.contentType, delivered };
+  }
+
+  private async findLink(key: string): Promise<DistributionRow> {
+    const link = await findDistributionByKey(this.deps.db, key);
+    if (!link) throw AppError.notFound();
+    return link;
+  }
+
+  private assertUsable(link: DistributionRow, options: { checkLimit: boolean } = { checkLimit: true }) {
+    if (isExpired(link)) throw new AppError("gone", 410, "This link has expired.");
+    if (options.checkLimit && isLimitReached(link)) {
+      throw new AppError("gone", 410, "This link has reached its install limit.");
+    }
+  }
+
+  private event(link: DistributionRow, versionId: number, userAgent: string | undefined) {
+    return {
+      organizationId: link.organizationId,
+      versionId,
+      distributionId: link.id,
+      platform: detectDevicePlatform(userAgent),
+    };
+  }
+
+  /** A signed-in member who may read the app, or a tester of the app. */
+  private async isAllowedMember(link: DistributionRow, actor: Actor | null): Promise<boolean> {
+    if (!actor?.isActive) return false;
+    try {
+      await this.deps.core.getAccessibleApp(actor.userId, link.applicationId, "app:read");
+      return true;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+    return isTesterOfApp(this.deps.db, link.applicationId, actor.email);
+  }
+
+  private async builds(
+    link: DistributionRow,
+    app: { organizationId: number; projectId: number; environment: string },
+  ): Promise<GetappBuild[]> {
+    const rows =
+      link.versionId === null
+        ? await listNewestReleasedPerApp(this.deps.db, app.organizationId, app.projectId, app.environment)
+        : [await findVersionOfApp(this.deps.db, link.organizationId, link.versionId)].filter(
+            (row) => row !== null && row.version.state === "ready",
+          );
+    return rows.flatMap((row) => (row ? [this.build(link, row.app, row.version)] : []));
+  }
+
+  private build(
+    link: DistributionRow,
+    app: { appType: number },
+    version: NonNullable<Awaited<ReturnType<typeof findVersionOfApp>>>["version"],
+  ): GetappBuild {
+    const universal = app.appType === 0 && Boolean(version.universalApkKey);
+    const install: GetappBuild["install"] =
+      app.appType === iosAppType
+        ? { kind: "itms", url: itmsServicesLink(this.deps.links.manifestUrl(link, version.id)) }
+        : {
+            kind: "download",
+            url: this.deps.links.fileUrl(link, version.id, universal ? "universal-apk" : "file"),
+          };
+    return {
+      id: version.id,
+      platform: getappPlatform.options[app.appType] ?? "android",
+      app_type: app.appType as AppType,
+      version: version.version,
+      build_version_number: version.buildNumber,
+      whats_new: version.whatsNew,
+      size: universal ? version.universalApkSize : version.fileSize,
+      min_os_version: version.minOsVersion,
+      date: version.createdAt.toISOString(),
+      install,
+    };
+  }
+
+  /** The icon of the linked build, else of the app's current build. */
+  private async iconOf(link: DistributionRow, currentVersionId: number | null): Promise<string | null> {
+    const versionId = link.versionId ?? currentVersionId;
+    if (versionId === null) return null;
+    const found = await findVersionOfApp(this.deps.db, link.organizationId, versionId);
+    return this.deps.versions.iconUrl(found?.version.iconKey ?? null);
+  }
+}

@@ -1,0 +1,54 @@
+import { appTypeWords } from "@tarmac/contracts";
+import type { Database } from "../../platform/db/client.ts";
+import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
+import { findAppWithOrganization, findVersionOfApp } from "./distribution.repo.ts";
+import type { DistributionService } from "./distribution.service.ts";
+import { renderPermanentLinkPdf } from "./lib/permanent-link-pdf.ts";
+
+const platformLabels: Record<(typeof appTypeWords)[number], string> = {
+  android: "Android",
+  ios: "iOS",
+  windows: "Windows",
+  macos: "macOS",
+};
+// Icons are a few KB; anything far larger is not an icon worth printing.
+const maxIconBytes = 2 * 1024 * 1024;
+
+/** The printable sheet with an app's permanent install link. */
+export class PermanentLinkService {
+  constructor(
+    private readonly deps: { db: Database; storage: StorageDriver; distributions: DistributionService },
+  ) {}
+
+  async render(userId: number, appId: number): Promise<{ pdf: Buffer; fileName: string }> {
+    const { app, url } = await this.deps.distributions.permanentLink(userId, appId);
+    const organization = (await findAppWithOrganization(this.deps.db, app.id))?.organizationTitle ?? "";
+    const current = app.currentVersionId
+      ? await findVersionOfApp(this.deps.db, app.organizationId, app.currentVersionId)
+      : null;
+    const iconPng = current?.version.iconKey ? await this.readIcon(current.version.iconKey) : null;
+    const word = appTypeWords[app.appType] ?? "android";
+    const pdf = await renderPermanentLinkPdf({
+      appName: app.title,
+      platformLabel: `${platformLabels[word]} - ${app.environment}`,
+      iconPng,
+      link: url,
+      organization,
+    });
+    const safeName = app.title.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "app";
+    return { pdf, fileName: `${safeName}-install-link.pdf` };
+  }
+
+  private async readIcon(key: string): Promise<Buffer | null> {
+    try {
+      const info = await this.deps.storage.stat(key);
+      if (!info || info.size > maxIconBytes) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of await this.deps.storage.read(key)) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    } catch {
+      // The sheet is still useful without the icon.
+      return null;
+    }
+  }
+}

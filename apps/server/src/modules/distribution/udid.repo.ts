@@ -1,0 +1,121 @@
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Database } from "../../platform/db/client.ts";
+import {
+  applications,
+  devices,
+  memberships,
+  projectMembers,
+  udidEnrollments,
+  versions,
+} from "../../platform/db/schema/index.ts";
+
+export type DeviceRow = typeof devices.$inferSelect;
+export type EnrollmentRow = typeof udidEnrollments.$inferSelect;
+
+export async function insertEnrollment(
+  db: Database,
+  values: { challengeHash: string; userId: number | null; expiresAt: Date },
+): Promise<void> {
+  await db.insert(udidEnrollments).values(values);
+}
+
+export async function findOpenEnrollment(
+  db: Database,
+  challengeHash: string,
+  now: Date,
+): Promise<EnrollmentRow | null> {
+  const [row] = await db
+    .select()
+    .from(udidEnrollments)
+    .where(
+      and(
+        eq(udidEnrollments.challengeHash, challengeHash),
+        isNull(udidEnrollments.completedAt),
+        gt(udidEnrollments.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** Closes the enrollment unless another reply did first; false when it was already used. */
+export async function completeEnrollment(db: Database, id: number, deviceId: number): Promise<boolean> {
+  const rows = await db
+    .update(udidEnrollments)
+    .set({ completedAt: new Date(), deviceId })
+    .where(and(eq(udidEnrollments.id, id), isNull(udidEnrollments.completedAt)))
+    .returning({ id: udidEnrollments.id });
+  return rows.length === 1;
+}
+
+/** The person's record of the device (or the anonymous one), updated with what the device sent. */
+export async function saveDevice(
+  db: Database,
+  values: Pick<DeviceRow, "userId" | "udid" | "product" | "osVersion" | "serial" | "imei">,
+): Promise<DeviceRow> {
+  const owner = values.userId === null ? isNull(devices.userId) : eq(devices.userId, values.userId);
+  const [existing] = await db
+    .select()
+    .from(devices)
+    .where(and(owner, sql`lower(${devices.udid}) = lower(${values.udid})`))
+    .limit(1);
+  if (existing) {
+    const [updated] = await db
+      .update(devices)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(devices.id, existing.id))
+      .returning();
+    if (updated) return updated;
+  }
+  const [row] = await db.insert(devices).values(values).returning();
+  if (!row) throw new Error("device insert failed");
+  return row;
+}
+
+export async function listUserDevices(db: Database, userId: number): Promise<DeviceRow[]> {
+  return db.select().from(devices).where(eq(devices.userId, userId)).orderBy(desc(devices.updatedAt));
+}
+
+// Profiles list UDIDs in either case (older 40-hex ones are lower case); compare without it.
+const provisionedUdids = sql`case when jsonb_typeof(${versions.buildInfo}->'provisioning'->'devices') = 'array'
+  then ${versions.buildInfo}->'provisioning'->'devices' else '[]'::jsonb end`;
+
+/**
+ * Builds whose provisioning profile lists one of the UDIDs, in organizations the user belongs
+ * to, with what the caller's access to each is decided from.
+ */
+export async function listProvisionedBuilds(db: Database, userId: number, udids: string[]) {
+  if (udids.length === 0) return [];
+  const lowered = udids.map((udid) => udid.toLowerCase());
+  const listed = sql.join(
+    lowered.map((udid) => sql`${udid}`),
+    sql`, `,
+  );
+  return db
+    .select({
+      version: versions,
+      app: applications,
+      role: memberships.role,
+      projectAccess: {
+        isAccessAllEnvs: projectMembers.isAccessAllEnvs,
+        accessEnvs: projectMembers.accessEnvs,
+        role: projectMembers.role,
+      },
+      matched: sql<string[]>`array(select lower(d) from jsonb_array_elements_text(${provisionedUdids}) d
+        where lower(d) in (${listed}))`,
+    })
+    .from(versions)
+    .innerJoin(applications, eq(applications.id, versions.applicationId))
+    .innerJoin(
+      memberships,
+      and(eq(memberships.organizationId, versions.organizationId), eq(memberships.userId, userId)),
+    )
+    .leftJoin(
+      projectMembers,
+      and(eq(projectMembers.projectId, applications.projectId), eq(projectMembers.userId, userId)),
+    )
+    .where(
+      sql`exists (select 1 from jsonb_array_elements_text(${provisionedUdids}) d where lower(d) in (${listed}))`,
+    )
+    .orderBy(desc(versions.id));
+}
