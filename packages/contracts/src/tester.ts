@@ -56,7 +56,8 @@ export type TesterListQuery = z.infer<typeof testerListQuery>;
 export const createTesterInput = z.object({
   email: emailField,
   app: id,
-  groups: idList.default([]),
+  /** The tester's groups (replacing the old ones); left out, an existing tester keeps them. */
+  groups: idList.optional(),
   first_name: nameField.optional(),
   last_name: nameField.optional(),
 });

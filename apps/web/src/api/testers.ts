@@ -29,7 +29,8 @@ export type {
 
 /** What the dialog sends; fields with defaults may be left out. */
 export type SendToTestersRequest = Partial<SendToTestersInput>;
-export type NewTester = Pick<CreateTesterInput, "email" | "app" | "groups">;
+/** Left out, `groups` keeps an existing tester's groups; given, it replaces them. */
+export type NewTester = Pick<CreateTesterInput, "email" | "app"> & { groups?: number[] };
 
 export const TESTERS_PAGE_SIZE = 20;
 

@@ -137,7 +137,13 @@ function AddTesterForm({ appId, groups }: TestersProps) {
   const [email, setEmail] = useState("");
   const [chosen, setChosen] = useState<string[]>([]);
   const add = useMutation({
-    mutationFn: () => addTester({ email: email.trim(), app: appId, groups: chosen.map(Number) }),
+    // Without a chosen group an existing tester keeps the groups they are in.
+    mutationFn: () =>
+      addTester({
+        email: email.trim(),
+        app: appId,
+        ...(chosen.length > 0 ? { groups: chosen.map(Number) } : {}),
+      }),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("testers.added") });
       setEmail("");
