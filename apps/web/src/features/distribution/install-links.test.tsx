@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { useSignedInTestSession } from "../../test/render.tsx";
-import { makeLink, openTab, serveDistribution } from "./test-api.ts";
+import { chooseMenuItem, makeLink, openTab, serveDistribution } from "./test-api.ts";
 
 function card(name: string): HTMLElement {
   return screen.getByRole("article", { name: `Install link: ${name}` });
@@ -74,9 +74,10 @@ describe("install links on the Distribution tab", () => {
     const { user } = await openTab("Distribution");
     await screen.findAllByRole("article", { name: /^Install link/ });
     await user.click(screen.getByRole("button", { name: "Actions for the link: App link (newest build)" }));
+    const settings = await screen.findByRole("menuitem", { name: "Link settings", hidden: true });
     // The app link always exists; only links to single versions can be deleted.
-    expect(screen.queryByRole("menuitem", { name: "Delete link" })).toBeNull();
-    await user.click(await screen.findByRole("menuitem", { name: "Link settings" }));
+    expect(screen.queryByRole("menuitem", { name: "Delete link", hidden: true })).toBeNull();
+    await user.click(settings);
     const dialog = await screen.findByRole("dialog", { name: "Link settings" });
     await user.click(within(dialog).getByText("Members and testers"));
     await user.click(within(dialog).getByRole("button", { name: "Save" }));
@@ -87,8 +88,11 @@ describe("install links on the Distribution tab", () => {
       install_limit: 0,
     });
 
-    await user.click(screen.getByRole("button", { name: "Actions for the link: 1.2.0 (42)" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Delete link" }));
+    await chooseMenuItem(
+      user,
+      screen.getByRole("button", { name: "Actions for the link: 1.2.0 (42)" }),
+      "Delete link",
+    );
     const confirm = await screen.findByRole("dialog", { name: "Delete link" });
     await user.click(within(confirm).getByRole("button", { name: "Delete link" }));
     expect(await screen.findByText("The install link has been deleted.")).toBeTruthy();

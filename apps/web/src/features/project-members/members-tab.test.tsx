@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ProjectMember } from "../../api/project-members.ts";
 import { useSignedInTestSession } from "../../test/render.tsx";
 import { pageOf } from "../apps/test-fixtures.ts";
-import { openTab, pickOption, serveDistribution } from "../distribution/test-api.ts";
+import { chooseMenuItem, openTab, pickOption, serveDistribution } from "../distribution/test-api.ts";
 import { projectEnvironments } from "./members-tab.tsx";
 
 function makeMember(overrides: Partial<ProjectMember> = {}): ProjectMember {
@@ -50,8 +50,11 @@ describe("project members tab", () => {
     expect(within(row).getByText("qa")).toBeTruthy();
     expect(within(row).getByText("Invitation pending")).toBeTruthy();
 
-    await user.click(within(row).getByRole("button", { name: "Actions for mo@example.com" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Resend invitation" }));
+    await chooseMenuItem(
+      user,
+      within(row).getByRole("button", { name: "Actions for mo@example.com" }),
+      "Resend invitation",
+    );
     expect(await screen.findByText("The invitation has been sent again.")).toBeTruthy();
   });
 
@@ -62,8 +65,11 @@ describe("project members tab", () => {
     });
     const { user } = await openTab("Members");
     const row = (await screen.findByText("Mo Bile (mo@example.com)")).closest("tr") as HTMLElement;
-    await user.click(within(row).getByRole("button", { name: "Actions for mo@example.com" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Remove from project" }));
+    await chooseMenuItem(
+      user,
+      within(row).getByRole("button", { name: "Actions for mo@example.com" }),
+      "Remove from project",
+    );
     const confirm = await screen.findByRole("dialog", { name: "Remove from project" });
     await user.click(within(confirm).getByRole("button", { name: "Remove from project" }));
     expect(await screen.findByText("The member has been removed from the project.")).toBeTruthy();
@@ -112,8 +118,11 @@ describe("project members tab", () => {
     });
     const { user } = await openTab("Members");
     const row = (await screen.findByText("Mo Bile (mo@example.com)")).closest("tr") as HTMLElement;
-    await user.click(within(row).getByRole("button", { name: "Actions for mo@example.com" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Edit role and environments" }));
+    await chooseMenuItem(
+      user,
+      within(row).getByRole("button", { name: "Actions for mo@example.com" }),
+      "Edit role and environments",
+    );
     const dialog = await screen.findByRole("dialog", { name: "Edit mo@example.com" });
     await user.click(within(dialog).getByRole("switch", { name: "Access to all environments" }));
     await user.click(within(dialog).getByRole("button", { name: "Save" }));
