@@ -56,6 +56,12 @@ export const routes: RouteObject[] = [
             ],
           },
           {
+            path: "m",
+            lazy: async () => ({
+              Component: (await import("./features/mobile/mobile-apps-page.tsx")).MobileAppsPage,
+            }),
+          },
+          {
             path: "profile",
             lazy: async () => ({
               Component: (await import("./features/profile/profile-page.tsx")).ProfilePage,

@@ -9,6 +9,8 @@ import { queryKeys } from "../../api/query-keys.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
+import { DistributionTab } from "../distribution/distribution-tab.tsx";
+import { MembersTab } from "../project-members/members-tab.tsx";
 import { AppActivity } from "./app-activity.tsx";
 import { AppHeader } from "./app-header.tsx";
 import { VersionsTable } from "./versions-table.tsx";
@@ -54,6 +56,8 @@ function AppView({ appId }: { appId: number }) {
     return <LoadError onRetry={() => void app.refetch()} />;
   }
   const rights = role.data ?? NO_RIGHTS;
+  // Install links, testers and sending belong to whoever may upload to the app.
+  const canDistribute = rights.can_upload || rights.can_edit;
   return (
     <Stack gap="lg" maw={1200}>
       <Anchor component={Link} to="/dashboard/apps" fz="sm">
@@ -63,11 +67,23 @@ function AppView({ appId }: { appId: number }) {
       <Tabs defaultValue="versions" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="versions">{t("apps.versions_tab", { count: app.data.count_versions })}</Tabs.Tab>
+          {canDistribute ? <Tabs.Tab value="distribution">{t("distribution.tab")}</Tabs.Tab> : null}
+          {rights.can_edit ? <Tabs.Tab value="members">{t("members.tab")}</Tabs.Tab> : null}
           <Tabs.Tab value="activity">{t("apps.activity_tab")}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="versions" pt="md">
           <VersionsTable app={app.data} rights={rights} />
         </Tabs.Panel>
+        {canDistribute ? (
+          <Tabs.Panel value="distribution" pt="md">
+            <DistributionTab app={app.data} rights={rights} />
+          </Tabs.Panel>
+        ) : null}
+        {rights.can_edit ? (
+          <Tabs.Panel value="members" pt="md">
+            <MembersTab app={app.data} />
+          </Tabs.Panel>
+        ) : null}
         <Tabs.Panel value="activity" pt="md">
           <AppActivity appId={appId} />
         </Tabs.Panel>

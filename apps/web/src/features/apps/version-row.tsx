@@ -7,6 +7,7 @@ import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { useDashboard } from "../dashboard/dashboard-context.tsx";
+import { InstallCounts } from "../distribution/install-counts.tsx";
 import { formatBytes, formatDateTime, signingSummary } from "./format.ts";
 
 interface VersionRowProps {
@@ -54,7 +55,9 @@ export function VersionRow({ version, rights, onEditNotes, onExchange, onDelete 
       <Table.Td>{formatDateTime(version.date, i18n.language)}</Table.Td>
       <Table.Td>{formatBytes(version.file_size)}</Table.Td>
       <Table.Td>{uploader}</Table.Td>
-      <Table.Td>{version.download_count}</Table.Td>
+      <Table.Td>
+        <InstallCounts version={version} label={label} />
+      </Table.Td>
       <Table.Td>{version.min_os_version ?? "—"}</Table.Td>
       <Table.Td>
         <Text fz="sm">{signingSummary(version, t, i18n.language)}</Text>

@@ -43,7 +43,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
                   <Table.Th>{t("apps.date")}</Table.Th>
                   <Table.Th>{t("apps.size")}</Table.Th>
                   <Table.Th>{t("apps.uploader")}</Table.Th>
-                  <Table.Th>{t("apps.downloads")}</Table.Th>
+                  <Table.Th>{t("distribution.downloads_installs")}</Table.Th>
                   <Table.Th>{t("apps.min_os")}</Table.Th>
                   <Table.Th>{t("apps.signing")}</Table.Th>
                   <Table.Th>{t("apps.ready_to_sale")}</Table.Th>

@@ -1,48 +1,105 @@
-import { Button, Code, Group, Stack, Text } from "@mantine/core";
-import { useClipboard } from "@mantine/hooks";
+// The device identifier page (spec §2): installs the enrolment profile on iOS, then shows the
+// UDID the enrolment hands back as ?udid= and, for a signed-in user, the builds that include it.
+import { Button, Code, Group, List, Stack, Text } from "@mantine/core";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { useAlerts } from "../../ui/alerts-provider.tsx";
+import { UDID_PROFILE_URL } from "../../api/distribution.ts";
+import { useLoggedIn } from "../../api/use-logged-in.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
+import { InAppBrowserNotice } from "../distribution/getapp/install-notices.tsx";
+import { readVisitorDevice } from "../distribution/install-platform.ts";
+import { QrCode } from "../distribution/qr-code.tsx";
+import { DeviceBuilds } from "../distribution/udid/device-builds.tsx";
+import { useCopyWithAlert } from "../distribution/use-copy.ts";
 
 // Device identifiers are 25 characters (newer devices, with a dash) or 40 hex digits.
 const UDID_PATTERN = /^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{16}|[0-9A-Fa-f]{40})$/;
 
-/** Shows the device identifier that the enrolment flow hands back as ?udid=. */
 export function GetMyUdidPage() {
   const { t } = useTranslation();
   useDocumentTitle(t("udid.title"));
   const [searchParams] = useSearchParams();
   const udid = searchParams.get("udid")?.trim() ?? "";
-  const valid = UDID_PATTERN.test(udid);
-  const clipboard = useClipboard();
-  const alerts = useAlerts();
-
-  const copy = () => {
-    clipboard.copy(udid);
-    alerts.show({ type: "success", message: t("COPIED TO CLIPBOARD") });
-  };
-
   return (
     <PublicLayout>
       <AuthCard title={t("udid.title")} subtitle={t("udid.description")}>
-        {valid ? (
-          <Stack gap="sm">
-            <Text fw={600} id="udid-label">
-              {t("udid.your_udid")}
-            </Text>
-            <Code block aria-labelledby="udid-label" fz="md" style={{ wordBreak: "break-all" }}>
-              {udid}
-            </Code>
-            <Group>
-              <Button onClick={copy}>{t("udid.copy")}</Button>
-            </Group>
-          </Stack>
+        {udid ? (
+          UDID_PATTERN.test(udid) ? (
+            <ReceivedUdid
+              udid={udid}
+              product={searchParams.get("product")}
+              version={searchParams.get("version")}
+            />
+          ) : (
+            <Text c="dimmed">{t("udid.invalid")}</Text>
+          )
         ) : (
-          <Text c="dimmed">{udid ? t("udid.invalid") : t("udid.none")}</Text>
+          <Enrol />
         )}
       </AuthCard>
     </PublicLayout>
+  );
+}
+
+function Enrol() {
+  const { t } = useTranslation();
+  const visitor = useMemo(() => readVisitorDevice(), []);
+  const onApple = visitor.device === "iphone" || visitor.device === "ipad";
+  return (
+    <Stack gap="md">
+      <InAppBrowserNotice device={visitor.device} browser={visitor.inAppBrowser} />
+      <List type="ordered" spacing="xs" fz="sm">
+        <List.Item>{t("udid.step_download")}</List.Item>
+        <List.Item>{t("udid.step_install")}</List.Item>
+        <List.Item>{t("udid.step_return")}</List.Item>
+      </List>
+      <Button component="a" href={UDID_PROFILE_URL} size="md" fullWidth>
+        {t("udid.register")}
+      </Button>
+      {onApple ? null : (
+        <Stack gap="xs" align="center">
+          <Text fz="sm" c="dimmed" ta="center">
+            {t("udid.open_on_device")}
+          </Text>
+          <QrCode value={`${window.location.origin}/get-my-udid`} label={t("udid.qr_label")} />
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function ReceivedUdid({
+  udid,
+  product,
+  version,
+}: {
+  udid: string;
+  product: string | null;
+  version: string | null;
+}) {
+  const { t } = useTranslation();
+  const copy = useCopyWithAlert();
+  const loggedIn = useLoggedIn();
+  return (
+    <Stack gap="sm">
+      <Text fw={600} id="udid-label">
+        {t("udid.your_udid")}
+      </Text>
+      <Code block aria-labelledby="udid-label" fz="md" style={{ wordBreak: "break-all" }}>
+        {udid}
+      </Code>
+      {product || version ? (
+        <Text fz="sm" c="dimmed">
+          {[product, version ? t("udid.os_version", { version }) : null].filter(Boolean).join(" · ")}
+        </Text>
+      ) : null}
+      <Group>
+        <Button onClick={() => void copy(udid)}>{t("udid.copy")}</Button>
+      </Group>
+      <Text fz="sm">{t("udid.send_to_team")}</Text>
+      {loggedIn ? <DeviceBuilds udid={udid} /> : null}
+    </Stack>
   );
 }
