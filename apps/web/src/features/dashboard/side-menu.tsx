@@ -92,6 +92,16 @@ export function SideMenu({ onNavigate, onLogout, leaving }: SideMenuProps) {
               onClick={onNavigate}
             />
           ) : null}
+          {currentOrg ? (
+            <NavLink
+              component={Link}
+              to="/dashboard/m"
+              label={t("menu.install")}
+              active={pathname === "/dashboard/m"}
+              aria-current={pathname === "/dashboard/m" ? "page" : undefined}
+              onClick={onNavigate}
+            />
+          ) : null}
           {sections.map((section) => {
             const open = expanded === section.id;
             const panelId = `menu-${section.id}`;

@@ -92,7 +92,7 @@ describe("organization pages by role", () => {
         within(menu)
           .getAllByRole("link")
           .map((link) => link.textContent),
-      ).toEqual(["Overview", "Apps", "New organization"]),
+      ).toEqual(["Overview", "Apps", "Install apps", "New organization"]),
     );
     await user.click(within(menu).getByRole("button", { name: "Account" }));
     expect(within(menu).getByRole("link", { name: "Profile" })).toBeTruthy();
