@@ -45,7 +45,12 @@ export function BuildInstall({ build, device, primary }: BuildInstallProps) {
         <Text fz="xs" c="dimmed">
           {[
             formatBytes(build.size),
-            build.min_os_version ? t("install.min_os", { version: build.min_os_version }) : null,
+            build.min_os_version
+              ? // Android builds state an API level, not a version number of the OS.
+                build.platform === "android"
+                ? t("install.min_api", { level: build.min_os_version })
+                : t("install.min_os", { version: build.min_os_version })
+              : null,
             formatDateTime(build.date, i18n.language),
           ]
             .filter(Boolean)
