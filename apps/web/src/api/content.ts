@@ -48,16 +48,6 @@ export interface BlogPost extends BlogPostSummary {
   body: string;
 }
 
-export interface DownloadInfo {
-  title: string;
-  app_type?: number | null;
-  version?: string | null;
-  build_version_number?: string | number | null;
-  description?: string | null;
-  icon?: string | null;
-  download_url?: string | null;
-}
-
 export function fetchContentPage(slug: string): Promise<ContentPage> {
   return api.get<ContentPage>(`/api/pages/${encodeURIComponent(slug)}/`);
 }
@@ -78,13 +68,4 @@ export function fetchBlogPage(page: number): Promise<Page<BlogPostSummary>> {
 
 export function fetchBlogPost(slug: string): Promise<BlogPost> {
   return api.get<BlogPost>(`/api/blog/${encodeURIComponent(slug)}/`);
-}
-
-export function fetchDownload(key: string): Promise<DownloadInfo> {
-  const path = key
-    .split("/")
-    .filter((part) => part !== "")
-    .map(encodeURIComponent)
-    .join("/");
-  return api.get<DownloadInfo>(`/api/getapp/${path}/`);
 }

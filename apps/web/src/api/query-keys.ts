@@ -5,7 +5,6 @@ export const queryKeys = {
   tariffs: () => ["tariffs"] as const,
   blogList: (page: number) => ["blog", "list", page] as const,
   blogPost: (slug: string) => ["blog", "post", slug] as const,
-  download: (key: string) => ["getapp", key] as const,
   profile: () => ["profile"] as const,
   dataExports: () => ["data-exports"] as const,
   organization: (id: number) => ["organization", id] as const,
