@@ -96,7 +96,7 @@ export const applicationRecord = z
     team_detail: z.array(z.object({ id: z.number().int(), title: z.string() })),
     count_versions: z.number().int(),
     current_version: version.nullable(),
-    /** Up to five earlier versions, newest first. */
+    /** Up to five earlier versions, newest first (one app; lists leave it empty). */
     previous_versions: z.array(version),
     /** Where CI PUTs builds: append the user's API key and a slash. */
     upload_path: z.string(),

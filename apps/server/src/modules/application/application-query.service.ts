@@ -106,7 +106,15 @@ export class ApplicationQueryService {
       limit: params.pageSize,
       offset: params.offset,
     });
-    const results = await this.deps.presenter.presentMany(member.organizationId, page.rows, member.role);
+    // List pages leave previous_versions empty: five builds per app would make a page five
+    // times heavier, and the builds list pages them anyway.
+    const results = await this.deps.presenter.presentMany(
+      member.organizationId,
+      page.rows,
+      member.role,
+      undefined,
+      { previousVersions: false },
+    );
     return { count: page.count, results };
   }
 

@@ -48,6 +48,7 @@ export class ApplicationPresenter {
     apps: ApplicationRow[],
     viewerRole: number,
     db = this.db,
+    options: { previousVersions: boolean } = { previousVersions: true },
   ): Promise<ApplicationRecord[]> {
     if (apps.length === 0) return [];
     const projectIds = unique(apps.map((app) => app.projectId));
@@ -56,7 +57,9 @@ export class ApplicationPresenter {
       listProjectApps(db, organizationId, projectIds),
       listProjectMemberIds(db, projectIds),
       findVersionsByIds(db, organizationId, unique(apps.map((app) => app.currentVersionId))),
-      listPreviousVersions(db, organizationId, unique(apps.map((app) => app.id)), previousVersionsShown),
+      options.previousVersions
+        ? listPreviousVersions(db, organizationId, unique(apps.map((app) => app.id)), previousVersionsShown)
+        : [],
     ]);
     const uploaders = await findUserSummaries(
       db,
