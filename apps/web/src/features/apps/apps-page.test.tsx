@@ -7,7 +7,8 @@ import { makeApp, makeVersion, pageOf } from "./test-fixtures.ts";
 
 const BASE = "/api/applications/?org=7";
 // The first visit loads the lazy route modules, which is slow on a busy machine.
-const SLOW = { timeout: 5000 };
+// Generous: the whole suite shares two cores, and a passing wait returns at once.
+const SLOW = { timeout: 15_000 };
 
 function serve(role: number, replies: Record<string, ApiReply | (() => ApiReply)>) {
   return stubApi({
