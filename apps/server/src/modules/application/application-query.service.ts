@@ -35,7 +35,8 @@ export class ApplicationQueryService {
   ) {}
 
   /**
-   * A list page as JSON, served from the cache while nothing in the organization changed.
+   * Apps of one organization (?org=, else the caller's first) the caller may see, as a JSON page
+   * served from the cache while nothing in the organization changed.
    * `pageKey` identifies the request (its URL); `render` wraps a page in the reply shape.
    */
   async listJson(
@@ -73,21 +74,6 @@ export class ApplicationQueryService {
     return this.deps.cache.getOrBuild(key, generation, async () =>
       render(await this.buildsOf(app, member.role, params)),
     );
-  }
-
-  /** Apps of one organization (?org=, else the caller's first) the caller may see. */
-  async list(
-    userId: number,
-    query: ApplicationListQuery,
-    params: PageParams,
-    options: { installable: boolean },
-  ): Promise<{ count: number; results: ApplicationRecord[] }> {
-    const member =
-      query.org !== undefined
-        ? await this.deps.membership.getMembership(userId, query.org)
-        : (await this.deps.membership.listMemberships(userId))[0];
-    if (!member) return { count: 0, results: [] };
-    return this.listFor(member, userId, query, params, options);
   }
 
   private async listFor(

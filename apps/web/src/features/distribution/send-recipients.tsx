@@ -55,61 +55,56 @@ export function RecipientPicker({ data, form, onChange }: RecipientPickerProps) 
             </Stack>
           );
         })}
-        {data.testers.length > 0 ? (
-          <Stack gap={4}>
-            <Text fz="sm" fw={600}>
-              {t("send.ungrouped")}
-            </Text>
-            {data.testers.map((tester) => (
-              <Checkbox
-                key={tester.id}
-                size="xs"
-                label={personName(tester)}
-                checked={has(form.testers, tester.id)}
-                onChange={(event) =>
-                  onChange({ ...form, testers: toggle(form.testers, tester.id, event.currentTarget.checked) })
-                }
-              />
-            ))}
-          </Stack>
-        ) : null}
-        {data.users.length > 0 ? (
-          <Stack gap={4}>
-            <Text fz="sm" fw={600}>
-              {t("send.members")}
-            </Text>
-            {data.users.map((user) => (
-              <Checkbox
-                key={user.id}
-                size="xs"
-                label={personName(user)}
-                checked={has(form.users, user.id)}
-                onChange={(event) =>
-                  onChange({ ...form, users: toggle(form.users, user.id, event.currentTarget.checked) })
-                }
-              />
-            ))}
-          </Stack>
-        ) : null}
-        {data.app_mails.length > 0 ? (
-          <Stack gap={4}>
-            <Text fz="sm" fw={600}>
-              {t("send.app_mails")}
-            </Text>
-            {data.app_mails.map((mail) => (
-              <Checkbox
-                key={mail.id}
-                size="xs"
-                label={mail.email}
-                checked={has(form.mails, mail.id)}
-                onChange={(event) =>
-                  onChange({ ...form, mails: toggle(form.mails, mail.id, event.currentTarget.checked) })
-                }
-              />
-            ))}
-          </Stack>
-        ) : null}
+        <RecipientList
+          title={t("send.ungrouped")}
+          items={data.testers.map((tester) => ({ id: tester.id, label: personName(tester) }))}
+          chosen={form.testers}
+          onChange={(testers) => onChange({ ...form, testers })}
+        />
+        <RecipientList
+          title={t("send.members")}
+          items={data.users.map((user) => ({ id: user.id, label: personName(user) }))}
+          chosen={form.users}
+          onChange={(users) => onChange({ ...form, users })}
+        />
+        <RecipientList
+          title={t("send.app_mails")}
+          items={data.app_mails.map((mail) => ({ id: mail.id, label: mail.email }))}
+          chosen={form.mails}
+          onChange={(mails) => onChange({ ...form, mails })}
+        />
       </Stack>
     </ScrollArea.Autosize>
+  );
+}
+
+/** A titled list of recipients to tick one by one; nothing when the list is empty. */
+function RecipientList({
+  title,
+  items,
+  chosen,
+  onChange,
+}: {
+  title: string;
+  items: { id: number; label: string }[];
+  chosen: number[];
+  onChange: (chosen: number[]) => void;
+}) {
+  if (items.length === 0) return null;
+  return (
+    <Stack gap={4}>
+      <Text fz="sm" fw={600}>
+        {title}
+      </Text>
+      {items.map((item) => (
+        <Checkbox
+          key={item.id}
+          size="xs"
+          label={item.label}
+          checked={chosen.includes(item.id)}
+          onChange={(event) => onChange(toggle(chosen, item.id, event.currentTarget.checked))}
+        />
+      ))}
+    </Stack>
   );
 }
