@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./src/platform/db/schema/index.ts",
+  schema: ["./src/modules/*/*.tables.ts", "./src/http/*/*.tables.ts", "./src/platform/*/*.tables.ts"],
   out: "./migrations",
 });

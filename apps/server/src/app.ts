@@ -22,9 +22,9 @@ import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
 import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
 import { LoginService } from "./modules/auth/login.service.ts";
 import { PasswordService } from "./modules/auth/password.service.ts";
-import { scheduleBuildJobs } from "./modules/build/build.jobs.ts";
-import { registerBuildRoutes } from "./modules/build/build.routes.ts";
-import { type BuildServices, createBuildServices } from "./modules/build/build-services.ts";
+import { scheduleBuildJobs } from "./modules/upload/upload.jobs.ts";
+import { registerBuildRoutes } from "./modules/upload/upload.routes.ts";
+import { type BuildServices, createBuildServices } from "./modules/upload/upload.module.ts";
 import { scheduleDistributionJobs } from "./modules/distribution/distribution.jobs.ts";
 import { registerDistributionRoutes } from "./modules/distribution/distribution.routes.ts";
 import {
@@ -40,7 +40,6 @@ import { GdprService } from "./modules/gdpr/gdpr.service.ts";
 import { GdprExportWorker } from "./modules/gdpr/gdpr-export.service.ts";
 import { registerHealthRoutes } from "./modules/health/health.routes.ts";
 import { HealthService } from "./modules/health/health.service.ts";
-import { createMailJobs } from "./modules/mail/mail.jobs.ts";
 import { registerOrganizationAreaRoutes } from "./modules/organization/organization-routes.ts";
 import {
   createOrganizationServices,
@@ -59,6 +58,7 @@ import { createTesterServices, type TesterServices } from "./modules/tester/test
 import { registerTwoFactorRoutes } from "./modules/two-factor/two-factor.routes.ts";
 import { TwoFactorService } from "./modules/two-factor/two-factor.service.ts";
 import { defaultWebDistDir, registerWebHost } from "./modules/web-host/web-host.routes.ts";
+import { createMailJobs } from "./platform/mail/mail.jobs.ts";
 import type { Platform } from "./platform/platform.ts";
 
 export interface AppServices {

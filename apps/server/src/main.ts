@@ -2,7 +2,7 @@ import { pino } from "pino";
 import { buildApp, createServices } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { loggerOptions } from "./http/logging.ts";
-import { sweepAtWorkerStart } from "./modules/build/build.jobs.ts";
+import { sweepAtWorkerStart } from "./modules/upload/upload.jobs.ts";
 import { DatabaseUnavailableError } from "./platform/db/client.ts";
 import { closePlatform, openPlatform } from "./platform/platform.ts";
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { likePattern } from "../../platform/db/like-pattern.ts";
 import { applications, projectMembers, projects, versions } from "../../platform/db/schema/index.ts";
-import { likePattern } from "../organization/like-pattern.ts";
 import type { ApplicationRow } from "./application.repo.ts";
 
 export interface ApplicationListFilter {

@@ -1,6 +1,6 @@
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
-import type { createMailJobs } from "../mail/mail.jobs.ts";
+import type { createMailJobs } from "../../platform/mail/mail.jobs.ts";
 import type { MailContent } from "./account-mail.ts";
 import type { AuthTokenService } from "./auth-token.service.ts";
 

@@ -5,6 +5,7 @@
  */
 
 import { AppError } from "../../http/errors.ts";
+import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import { hashPassword } from "../../platform/crypto/passwords.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
@@ -23,7 +24,6 @@ import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
 import { activationMail, addedToOrganizationMail, invitationMail } from "./account-mail.ts";
 import { issueApiKey } from "./api-key.ts";
 import { checkPassword } from "./password-rules.ts";
-import { enforceRateLimit } from "./throttle.ts";
 import {
   consumeUserCode,
   findLiveUserCode,

@@ -23,11 +23,11 @@ import {
   tokenCookieName,
 } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
+import { withRetryAfter } from "../../http/retry-after.ts";
+import { assertSignedIn } from "../../http/signed-in.ts";
 import type { AccountService } from "./account.service.ts";
 import type { LoginService } from "./login.service.ts";
 import { type PasswordService, resetRequestedMessage } from "./password.service.ts";
-import { withRetryAfter } from "./retry-after.ts";
-import { assertSignedIn } from "./signed-in.ts";
 
 export interface AuthRouteDeps {
   accounts: AccountService;

@@ -4,14 +4,14 @@
  */
 
 import { AppError } from "../../http/errors.ts";
+import { clearThrottle, countThrottleEvent, findThrottleRows } from "../../http/throttle/throttle.repo.ts";
+import { minutesText, ThrottleError } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import type { TwoFactorService } from "../two-factor/two-factor.service.ts";
 import { invalidCodeMessage } from "../two-factor/two-factor.service.ts";
 import { findUserByEmail, normalizeEmail } from "../users/users.repo.ts";
 import type { AccountDeps } from "./account-deps.ts";
 import { listMembershipRoles } from "./login.repo.ts";
-import { clearThrottle, countThrottleEvent, findThrottleRows } from "./login-throttle.repo.ts";
-import { minutesText, ThrottleError } from "./throttle.ts";
 
 export const loginLimits = {
   accountFailures: 5,

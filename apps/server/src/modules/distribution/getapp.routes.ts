@@ -9,9 +9,9 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { withRetryAfter } from "../../http/retry-after.ts";
 import { sendStoredObject } from "../../http/send-stored-object.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
-import { withRetryAfter } from "../auth/retry-after.ts";
 import type { GetappService } from "./getapp.service.ts";
 
 const tags = ["install page"];

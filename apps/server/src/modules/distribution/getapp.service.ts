@@ -14,11 +14,11 @@ import {
 } from "@tarmac/contracts";
 import type { Actor } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
+import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationService } from "../application/application.service.ts";
 import type { VersionPresenter } from "../application/version.presenter.ts";
-import { enforceRateLimit } from "../auth/throttle.ts";
 import {
   type DistributionRow,
   findAppWithOrganization,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
-import { withRetryAfter } from "../auth/retry-after.ts";
+import { withRetryAfter } from "../../http/retry-after.ts";
 import { maxDeviceReplyBytes } from "./lib/device-reply.ts";
 import type { UdidService } from "./udid.service.ts";
 

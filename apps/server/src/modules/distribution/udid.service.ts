@@ -5,10 +5,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AppType, DeviceBuild, UdidDevice, UdidLookupResult } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { canOnApp, canSeeBuild } from "../application/application.policy.ts";
 import { coversEnvironment } from "../application/application.service.ts";
-import { enforceRateLimit } from "../auth/throttle.ts";
 import {
   buildProfileServicePayload,
   loadOrCreateSigningIdentity,

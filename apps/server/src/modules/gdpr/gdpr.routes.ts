@@ -2,7 +2,7 @@ import { dataExportCreated, dataExportList, errorBody } from "@tarmac/contracts"
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActor } from "../../http/auth.ts";
-import { withRetryAfter } from "../auth/retry-after.ts";
+import { withRetryAfter } from "../../http/retry-after.ts";
 import type { GdprService } from "./gdpr.service.ts";
 
 const tags = ["profile"];

@@ -6,10 +6,10 @@
 
 import type { DataExport, DataExportCreated } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { minutesText, ThrottleError } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
-import { minutesText, ThrottleError } from "../auth/throttle.ts";
 import type { GdprJobs } from "./gdpr.jobs.ts";
 import {
   type DataExportRow,

@@ -1,7 +1,7 @@
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
+import type { createMailJobs } from "../../platform/mail/mail.jobs.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { AccountService } from "../auth/account.service.ts";
-import type { createMailJobs } from "../mail/mail.jobs.ts";
 import { PlanService } from "../plan/plan.service.ts";
 import { StaffService } from "../staff/staff.service.ts";
 import { StaffActionsService } from "../staff/staff-actions.service.ts";

@@ -16,11 +16,11 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
+import { parseInput } from "../../http/parse-input.ts";
+import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
 import type { OrganizationService } from "./organization.service.ts";
 import { readOrganizationForm } from "./organization-form.ts";
 import type { OrganizationLifecycleService } from "./organization-lifecycle.service.ts";
-import { parseInput } from "./parse-input.ts";
-import { requireXsrfForCookieAuth } from "./xsrf.ts";
 
 const tags = ["organizations"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };

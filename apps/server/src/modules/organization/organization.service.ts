@@ -12,8 +12,8 @@ import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import type { JobDefinition } from "../../platform/jobs/define-job.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import type { mailMessage } from "../../platform/mail/mail.jobs.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
-import type { mailMessage } from "../mail/mail.jobs.ts";
 import type { PlanService } from "../plan/plan.service.ts";
 import {
   contentTypeOfKey,

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireInstanceAdmin } from "../../http/auth.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
-import type { createMailJobs } from "../mail/mail.jobs.ts";
+import type { createMailJobs } from "../../platform/mail/mail.jobs.ts";
 
 const testMailBody = z.object({ to: z.email() });
 

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, or } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { likePattern } from "../../platform/db/like-pattern.ts";
 import { memberships, projectMembers, projects, users } from "../../platform/db/schema/index.ts";
-import { likePattern } from "../organization/like-pattern.ts";
 
 const membershipColumns = {
   id: memberships.id,

@@ -20,7 +20,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
-import { requireXsrfForCookieAuth } from "../organization/xsrf.ts";
+import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
 import type { StaffService } from "./staff.service.ts";
 import type { StaffActionsService } from "./staff-actions.service.ts";
 

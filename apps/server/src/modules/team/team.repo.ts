@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { likePattern } from "../../platform/db/like-pattern.ts";
 import { memberships, teamMembers, teams, users } from "../../platform/db/schema/index.ts";
-import { likePattern } from "../organization/like-pattern.ts";
 
 export type TeamRow = { id: number; title: string; organizationId: number };
 const teamColumns = { id: teams.id, title: teams.title, organizationId: teams.organizationId };

@@ -11,8 +11,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
-import { withRetryAfter } from "../auth/retry-after.ts";
-import { parseInput } from "../organization/parse-input.ts";
+import { parseInput } from "../../http/parse-input.ts";
+import { withRetryAfter } from "../../http/retry-after.ts";
 import type { TesterPickerService } from "./tester-picker.service.ts";
 import type { TesterSendService } from "./tester-send.service.ts";
 

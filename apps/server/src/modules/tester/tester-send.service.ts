@@ -12,12 +12,12 @@ import {
   type TesterMailPreview,
 } from "@tarmac/contracts";
 import { AppError, type FieldErrors } from "../../http/errors.ts";
+import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import { canSeeApp } from "../application/application.policy.ts";
 import type { ApplicationRow } from "../application/application.repo.ts";
 import { type ApplicationService, coversEnvironment } from "../application/application.service.ts";
-import { enforceRateLimit } from "../auth/throttle.ts";
 import type { DistributionService } from "../distribution/distribution.service.ts";
 import { installPageUrl } from "../distribution/install-links.ts";
 import type { MembershipService } from "../organization/membership.service.ts";

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { likePattern } from "../../platform/db/like-pattern.ts";
 import {
   appMails,
   testerGroupMembers,
@@ -7,7 +8,6 @@ import {
   testers,
   users,
 } from "../../platform/db/schema/index.ts";
-import { likePattern } from "../organization/like-pattern.ts";
 
 export type TesterRow = typeof testers.$inferSelect;
 export type TesterGroupRow = typeof testerGroups.$inferSelect;

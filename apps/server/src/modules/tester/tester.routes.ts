@@ -21,7 +21,7 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
-import { parseInput } from "../organization/parse-input.ts";
+import { parseInput } from "../../http/parse-input.ts";
 import type { TesterService } from "./tester.service.ts";
 
 const tags = ["testers"];

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActor } from "../../http/auth.ts";
-import { assertSignedIn } from "../auth/signed-in.ts";
+import { assertSignedIn } from "../../http/signed-in.ts";
 import type { TwoFactorService } from "./two-factor.service.ts";
 
 const tags = ["two-factor"];

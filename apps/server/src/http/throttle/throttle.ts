@@ -1,6 +1,6 @@
-import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { countThrottleEvent } from "./login-throttle.repo.ts";
+import { AppError } from "../errors.ts";
+import { countThrottleEvent } from "./throttle.repo.ts";
 
 /** A 429 that tells the client when to come back; routes copy the delay into Retry-After. */
 export class ThrottleError extends AppError {

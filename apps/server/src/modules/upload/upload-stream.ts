@@ -5,7 +5,7 @@ import type { FastifyRequest } from "fastify";
 import { AppError } from "../../http/errors.ts";
 import { ObjectTooLargeError } from "../../platform/storage/storage-driver.ts";
 import type { OrganizationStorage } from "../../platform/storage/storage-resolver.ts";
-import { unsupportedFileType, uploadError } from "./build-errors.ts";
+import { unsupportedFileType, uploadError } from "./upload-errors.ts";
 
 const accepted = new Set(Object.values(acceptedExtensions).flat());
 

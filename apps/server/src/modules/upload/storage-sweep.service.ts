@@ -1,7 +1,7 @@
 import type { Database } from "../../platform/db/client.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
-import { findReferencedKeys, takeExpiredPreloads } from "./build.repo.ts";
+import { findReferencedKeys, takeExpiredPreloads } from "./upload.repo.ts";
 
 /** Only the upload side's own objects are swept; logos, exports and the like have their own owners. */
 const sweptKey = /^orgs\/\d+\/(builds|icons)\//;

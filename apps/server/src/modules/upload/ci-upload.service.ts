@@ -1,10 +1,10 @@
 import type { ApplicationRecord, AppType } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { AuthTokenService } from "../auth/auth-token.service.ts";
-import { findApplicationByKey, findQuota } from "./build.repo.ts";
+import { findApplicationByKey, findQuota } from "./upload.repo.ts";
 import type { BuildCommitService } from "./build-commit.service.ts";
-import type { BuildDeps } from "./build-deps.ts";
-import { uploadError } from "./build-errors.ts";
+import type { BuildDeps } from "./upload-deps.ts";
+import { uploadError } from "./upload-errors.ts";
 import { discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
 import { type PreloadTarget, remainingSpace } from "./preload.service.ts";
 import type { StreamedFile } from "./upload-stream.ts";

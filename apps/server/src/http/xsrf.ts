@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import { xsrfCookieName, xsrfHeaderName } from "../../http/auth.ts";
-import { AppError } from "../../http/errors.ts";
+import { xsrfCookieName, xsrfHeaderName } from "./auth.ts";
+import { AppError } from "./errors.ts";
 
 /**
  * Some GET endpoints of the API change state (?newsdkkey=1, ?newapikey=1, ?resend=1,

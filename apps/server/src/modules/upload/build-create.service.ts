@@ -2,10 +2,10 @@ import type { ApplicationRecord, CreateAppInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { canOnApp } from "../application/application.policy.ts";
-import { deletePreload, findPreloadForUpdate, type PreloadRow } from "./build.repo.ts";
+import { deletePreload, findPreloadForUpdate, type PreloadRow } from "./upload.repo.ts";
 import type { BuildCommitService, CommitTarget } from "./build-commit.service.ts";
-import type { BuildDeps } from "./build-deps.ts";
-import { preloadInvalid } from "./build-errors.ts";
+import type { BuildDeps } from "./upload-deps.ts";
+import { preloadInvalid } from "./upload-errors.ts";
 import type { StagedBuild } from "./build-inspection.ts";
 
 export type ConfirmOutcome = { status: 201; record: ApplicationRecord } | { status: 202; taskId: string };

@@ -16,9 +16,9 @@ import {
   listVersionKeys,
   markNewVersion,
   type Quota,
-} from "./build.repo.ts";
-import type { BuildDeps } from "./build-deps.ts";
-import { uploadError } from "./build-errors.ts";
+} from "./upload.repo.ts";
+import type { BuildDeps } from "./upload-deps.ts";
+import { uploadError } from "./upload-errors.ts";
 import { buildFacts, type StagedBuild, storedFileColumns } from "./build-inspection.ts";
 import { compareBuilds, newestBuild } from "./version-order.ts";
 

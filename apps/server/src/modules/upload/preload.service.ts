@@ -8,9 +8,9 @@ import type { AppType, PreloadResult } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import { canOnApp } from "../application/application.policy.ts";
 import type { ApplicationRow } from "../application/application.repo.ts";
-import { findQuota, insertPreload, type Quota, versionExists } from "./build.repo.ts";
-import { type BuildDeps, preloadLifetimeMs } from "./build-deps.ts";
-import { uploadError } from "./build-errors.ts";
+import { findQuota, insertPreload, type Quota, versionExists } from "./upload.repo.ts";
+import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
+import { uploadError } from "./upload-errors.ts";
 import {
   buildFacts,
   discardStaged,

@@ -8,7 +8,7 @@ import type { Database } from "../../platform/db/client.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import { type AabConverterConfig, buildUniversalApks } from "./aab-converter.ts";
 import { openZipEntry } from "./apks-entry.ts";
-import { addUsage, findUploadTask, findVersion, updateUploadTask, updateVersion } from "./build.repo.ts";
+import { addUsage, findUploadTask, findVersion, updateUploadTask, updateVersion } from "./upload.repo.ts";
 import { buildKey } from "./upload-stream.ts";
 
 /**

@@ -1,6 +1,5 @@
 import {
   bigint,
-  boolean,
   index,
   integer,
   pgTable,
@@ -10,22 +9,8 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { users } from "./users.ts";
-
-/** Plans (tariffs). Every limit uses 0 for "unlimited", as the spec does. */
-export const plans = pgTable("plans", {
-  id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-  code: text("code").notNull().unique(),
-  title: text("title").notNull(),
-  priceCents: integer("price_cents").notNull().default(0),
-  currency: text("currency").notNull().default("usd"),
-  spaceLimitMb: bigint("space_limit_mb", { mode: "number" }).notNull().default(0),
-  buildLimit: integer("build_limit").notNull().default(0),
-  projectsLimit: integer("projects_limit").notNull().default(0),
-  userLimit: integer("user_limit").notNull().default(0),
-  isDefault: boolean("is_default").notNull().default(false),
-  sortOrder: integer("sort_order").notNull().default(0),
-});
+import { plans } from "../plan/plan.tables.ts";
+import { users } from "../users/users.tables.ts";
 
 export const organizations = pgTable(
   "organizations",
@@ -73,34 +58,5 @@ export const memberships = pgTable(
   (table) => [
     uniqueIndex("memberships_org_user_key").on(table.organizationId, table.userId),
     index("memberships_user_idx").on(table.userId),
-  ],
-);
-
-export const teams = pgTable(
-  "teams",
-  {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    organizationId: bigint("organization_id", { mode: "number" })
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    title: text("title").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [index("teams_org_idx").on(table.organizationId)],
-);
-
-export const teamMembers = pgTable(
-  "team_members",
-  {
-    teamId: bigint("team_id", { mode: "number" })
-      .notNull()
-      .references(() => teams.id, { onDelete: "cascade" }),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-  },
-  (table) => [
-    primaryKey({ columns: [table.teamId, table.userId] }),
-    index("team_members_user_idx").on(table.userId),
   ],
 );

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { type AppType, type BuildInfo, InspectError, inspect } from "@tarmac/inspector";
-import { uploadError } from "./build-errors.ts";
+import { uploadError } from "./upload-errors.ts";
 import { storageSource } from "./storage-source.ts";
 import type { StreamedFile } from "./upload-stream.ts";
 

@@ -1,7 +1,7 @@
 import type { UploadTaskResult } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import { findUploadTask } from "./build.repo.ts";
-import type { BuildDeps } from "./build-deps.ts";
+import { findUploadTask } from "./upload.repo.ts";
+import type { BuildDeps } from "./upload-deps.ts";
 
 const states = new Set(["PENDING", "STARTED", "SUCCESS", "FAILURE"]);
 

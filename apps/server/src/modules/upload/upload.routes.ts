@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
-import type { BuildServices } from "./build-services.ts";
+import type { BuildServices } from "./upload.module.ts";
 import { streamBuildUpload } from "./upload-stream.ts";
 
 const tags = ["builds"];

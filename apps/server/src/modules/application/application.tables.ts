@@ -6,14 +6,47 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { organizations } from "./organizations.ts";
-import { projects } from "./projects.ts";
-import { users } from "./users.ts";
+import { organizations } from "../organization/organization.tables.ts";
+import { users } from "../users/users.tables.ts";
+
+/** A project groups one app per platform under one title (spec: project_title). */
+export const projects = pgTable(
+  "projects",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("projects_org_idx").on(table.organizationId)],
+);
+
+/** Project members (spec: project user) with their environment access. */
+export const projectMembers = pgTable(
+  "project_members",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    projectId: bigint("project_id", { mode: "number" })
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: smallint("role").notNull(),
+    isAccessAllEnvs: boolean("is_access_all_envs").notNull().default(true),
+    accessEnvs: text("access_envs").array().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("project_members_project_user_key").on(table.projectId, table.userId)],
+);
 
 /**
  * One app of a project: one platform (app_type 0 Android, 1 iOS, 2 Windows, 3 macOS) in one
@@ -102,65 +135,6 @@ export const versions = pgTable(
     index("versions_app_created_idx").on(table.applicationId, table.id.desc()),
     index("versions_org_idx").on(table.organizationId),
   ],
-);
-
-/** A build streamed to storage and inspected, waiting for the user to confirm it (24 h). */
-export const preloads = pgTable(
-  "preloads",
-  {
-    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    /** The opaque preload_path handed to the client. */
-    path: text("path").notNull(),
-    organizationId: bigint("organization_id", { mode: "number" })
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    applicationId: bigint("application_id", { mode: "number" }).references(() => applications.id, {
-      onDelete: "cascade",
-    }),
-    appType: smallint("app_type").notNull(),
-    fileKey: text("file_key").notNull(),
-    fileName: text("file_name").notNull(),
-    fileSize: bigint("file_size", { mode: "number" }).notNull(),
-    sha256: text("sha256").notNull(),
-    contentType: text("content_type").notNull(),
-    iconKey: text("icon_key"),
-    buildInfo: jsonb("build_info").notNull().default({}),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    uniqueIndex("preloads_path_key").on(table.path),
-    index("preloads_expires_idx").on(table.expiresAt),
-  ],
-);
-
-/** Long upload work answered with 202 {task_id}; polled at /api/upload-task-result/{id}/. */
-export const uploadTasks = pgTable(
-  "upload_tasks",
-  {
-    id: text("id").primaryKey(),
-    organizationId: bigint("organization_id", { mode: "number" })
-      .notNull()
-      .references(() => organizations.id, { onDelete: "cascade" }),
-    userId: bigint("user_id", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
-    applicationId: bigint("application_id", { mode: "number" }).references(() => applications.id, {
-      onDelete: "cascade",
-    }),
-    versionId: bigint("version_id", { mode: "number" }).references(() => versions.id, {
-      onDelete: "set null",
-    }),
-    kind: text("kind").notNull(),
-    /** PENDING, STARTED, SUCCESS, FAILURE. */
-    state: text("state").notNull().default("PENDING"),
-    errorCode: integer("error_code"),
-    detail: text("detail").notNull().default(""),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [index("upload_tasks_org_idx").on(table.organizationId)],
 );
 
 /** The app's activity log (uploads, deletions, file exchanges, settings changes). */

@@ -10,11 +10,11 @@ import {
   findVersionForUpdate,
   findVersionOwner,
   updateVersion,
-} from "./build.repo.ts";
+} from "./upload.repo.ts";
 import { checkBuildLimits } from "./build-commit.service.ts";
 import { stagedFromPreload, takePreload } from "./build-create.service.ts";
-import type { BuildDeps } from "./build-deps.ts";
-import { uploadError } from "./build-errors.ts";
+import type { BuildDeps } from "./upload-deps.ts";
+import { uploadError } from "./upload-errors.ts";
 import { buildFacts, storedFileColumns } from "./build-inspection.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineJob } from "../../platform/jobs/define-job.ts";
-import type { Mailer } from "../../platform/mail/mailer.ts";
+import { defineJob } from "../jobs/define-job.ts";
+import type { Mailer } from "./mailer.ts";
 
 export const mailMessage = z.object({
   to: z.email(),

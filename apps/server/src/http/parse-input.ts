@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError, type FieldErrors } from "../../http/errors.ts";
+import { AppError, type FieldErrors } from "./errors.ts";
 
 /** For bodies Fastify cannot validate up front (JSON or multipart on one route): zod issues as field errors. */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown): z.infer<Schema> {

@@ -1,0 +1,22 @@
+import { bigint, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "../users/users.tables.ts";
+
+/** Single-use codes sent by e-mail (activation, password reset, invitation); only hashes are kept. */
+export const userCodes = pgTable(
+  "user_codes",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["activation", "password_reset", "invitation"] }).notNull(),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("user_codes_hash_key").on(table.codeHash),
+    index("user_codes_user_idx").on(table.userId),
+  ],
+);
