@@ -4,7 +4,7 @@
  * each. Runs as its own process because the embedded database admits one process at a time.
  */
 import { loadConfig } from "../src/config.ts";
-import { issueApiKey } from "../src/modules/auth/api-key.ts";
+import { TokenService } from "../src/modules/users/token.service.ts";
 import { insertUser } from "../src/modules/users/users.repo.ts";
 import { openDatabase } from "../src/platform/db/client.ts";
 import { applyMigrations } from "../src/platform/db/migrate.ts";
@@ -17,7 +17,7 @@ const run = (text: string, values: unknown[] = []) => handle.sql.executeSql(text
 try {
   await applyMigrations(handle);
   const user = await insertUser(handle.db, { email: `bench-${Date.now()}@example.com`, isActive: true });
-  const token = await issueApiKey(handle.db, user.id);
+  const token = await new TokenService({ db: handle.db }).issueApiKey(user.id);
   const org = await run(
     `insert into organizations (title, subdomain, plan_id, sdk_key)
      select 'Bench', $1, id, md5(random()::text) from plans where code = 'unlimited' returning id`,

@@ -1,283 +1,128 @@
-import fastifyCookie from "@fastify/cookie";
-import fastifyHelmet from "@fastify/helmet";
-import fastifyMultipart from "@fastify/multipart";
-import fastifyRateLimit from "@fastify/rate-limit";
-import fastifySwagger from "@fastify/swagger";
-import fastifySwaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { type AuthOptions, registerAuth } from "./http/auth.ts";
-import { handleError } from "./http/errors.ts";
-import { requestIdOptions } from "./http/logging.ts";
-import { contentSecurityPolicy } from "./http/security-headers.ts";
-import { registerApplicationRoutes } from "./modules/application/application.routes.ts";
-import {
-  type ApplicationServices,
-  createApplicationServices,
-} from "./modules/application/application-services.ts";
-import { registerDownloadRoutes } from "./modules/application/download.routes.ts";
-import { registerVersionRoutes } from "./modules/application/version.routes.ts";
-import { AccountService } from "./modules/auth/account.service.ts";
-import { registerAuthRoutes } from "./modules/auth/auth.routes.ts";
-import { AuthTokenService } from "./modules/auth/auth-token.service.ts";
-import { LoginService } from "./modules/auth/login.service.ts";
-import { PasswordService } from "./modules/auth/password.service.ts";
-import { scheduleBuildJobs } from "./modules/upload/upload.jobs.ts";
-import { registerBuildRoutes } from "./modules/upload/upload.routes.ts";
-import { type BuildServices, createBuildServices } from "./modules/upload/upload.module.ts";
-import { scheduleDistributionJobs } from "./modules/distribution/distribution.jobs.ts";
-import { registerDistributionRoutes } from "./modules/distribution/distribution.routes.ts";
-import {
-  createDistributionServices,
-  type DistributionServices,
-} from "./modules/distribution/distribution-services.ts";
-import { registerGetappRoutes } from "./modules/distribution/getapp.routes.ts";
-import { registerUdidRoutes } from "./modules/distribution/udid.routes.ts";
-import { registerFileRoutes } from "./modules/files/files.routes.ts";
-import { createGdprJobs, scheduleGdprCleanup } from "./modules/gdpr/gdpr.jobs.ts";
-import { registerGdprRoutes } from "./modules/gdpr/gdpr.routes.ts";
-import { GdprService } from "./modules/gdpr/gdpr.service.ts";
-import { GdprExportWorker } from "./modules/gdpr/gdpr-export.service.ts";
-import { registerHealthRoutes } from "./modules/health/health.routes.ts";
-import { HealthService } from "./modules/health/health.service.ts";
-import { registerOrganizationAreaRoutes } from "./modules/organization/organization-routes.ts";
-import {
-  createOrganizationServices,
-  type OrganizationServices,
-} from "./modules/organization/organization-services.ts";
-import { registerMailTestRoute } from "./modules/outbox/mail-test.routes.ts";
-import { registerOutboxRoutes } from "./modules/outbox/outbox.routes.ts";
-import { OutboxService } from "./modules/outbox/outbox.service.ts";
-import { registerProfileRoutes } from "./modules/profile/profile.routes.ts";
-import { ProfileService } from "./modules/profile/profile.service.ts";
-import { registerProjectMemberRoutes } from "./modules/project-member/project-member.routes.ts";
-import { ProjectMemberService } from "./modules/project-member/project-member.service.ts";
-import { registerTesterRoutes } from "./modules/tester/tester.routes.ts";
-import { registerTesterSendRoutes } from "./modules/tester/tester-send.routes.ts";
-import { createTesterServices, type TesterServices } from "./modules/tester/tester-services.ts";
-import { registerTwoFactorRoutes } from "./modules/two-factor/two-factor.routes.ts";
-import { TwoFactorService } from "./modules/two-factor/two-factor.service.ts";
-import { defaultWebDistDir, registerWebHost } from "./modules/web-host/web-host.routes.ts";
-import { createMailJobs } from "./platform/mail/mail.jobs.ts";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { cookieOptionsOf, registerAuth } from "./http/auth.ts";
+import { createHttpServer } from "./http/server.ts";
+import { createAdminModule } from "./modules/admin/admin.module.ts";
+import { createApplicationModule } from "./modules/application/application.module.ts";
+import type { ApplicationPorts } from "./modules/application/application-ports.ts";
+import { createAuthModule } from "./modules/auth/auth.module.ts";
+import { createDistributionModule } from "./modules/distribution/distribution.module.ts";
+import { createFilesModule } from "./modules/files/files.module.ts";
+import { createGdprModule } from "./modules/gdpr/gdpr.module.ts";
+import { createHealthModule } from "./modules/health/health.module.ts";
+import { createOrganizationModule } from "./modules/organization/organization.module.ts";
+import { createPlanModule } from "./modules/plan/plan.module.ts";
+import { createProfileModule } from "./modules/profile/profile.module.ts";
+import { createSendBuildsModule } from "./modules/send-builds/send-builds.module.ts";
+import { createStaffModule } from "./modules/staff/staff.module.ts";
+import { createTeamModule } from "./modules/team/team.module.ts";
+import { createTesterModule } from "./modules/tester/tester.module.ts";
+import { createTwoFactorModule } from "./modules/two-factor/two-factor.module.ts";
+import { createUploadModule } from "./modules/upload/upload.module.ts";
+import { createUsersModule } from "./modules/users/users.module.ts";
+import { createWebHostModule } from "./modules/web-host/web-host.module.ts";
+import type { AppModule } from "./platform/module.ts";
 import type { Platform } from "./platform/platform.ts";
 
-export interface AppServices {
-  tokens: AuthTokenService;
-  mailJobs: ReturnType<typeof createMailJobs>;
-  // --- accounts ---
-  accounts: AccountService;
-  login: LoginService;
-  passwords: PasswordService;
-  twoFactor: TwoFactorService;
-  profiles: ProfileService;
-  gdpr: GdprService;
-  gdprJobs: ReturnType<typeof createGdprJobs>;
-  // --- end accounts ---
-  // --- organizations ---
-  orgs: OrganizationServices;
-  // --- end organizations ---
-  // --- applications ---
-  apps: ApplicationServices;
-  // --- end applications ---
-  // --- builds ---
-  builds: BuildServices;
-  // --- end builds ---
-  // --- testers ---
-  testers: TesterServices;
-  projectMembers: ProjectMemberService;
-  // --- end testers ---
-  // --- distribution ---
-  distribution: DistributionServices;
-  // --- end distribution ---
-}
-
-/** Services and their jobs; a worker-only process needs these without HTTP. */
-export function createServices(platform: Platform): AppServices {
-  const tokens = new AuthTokenService(platform.database.db);
-  const mailJobs = createMailJobs(platform.mailer);
-  platform.jobs.register(Object.values(mailJobs));
-
-  // --- accounts ---
-  const accountDeps = {
-    db: platform.database.db,
-    jobs: platform.jobs,
-    mailJobs,
-    tokens,
-    publicUrl: platform.config.PUBLIC_URL,
-  };
-  const accounts = new AccountService(accountDeps);
-  const twoFactor = new TwoFactorService(platform.database.db, platform.config.SECRET_KEY);
-  const gdprJobs = createGdprJobs(
-    new GdprExportWorker({ db: platform.database.db, storage: platform.storage }),
-  );
-  platform.jobs.register(Object.values(gdprJobs));
-  const gdpr = new GdprService({
-    db: platform.database.db,
-    jobs: platform.jobs,
-    gdprJobs,
-    storage: platform.storage,
+/**
+ * The one wiring place: every module, each built from the platform and the services of the
+ * modules before it. Their order is the order of their routes; the web app's catch-all is last.
+ */
+export function createModules(platform: Platform) {
+  const users = createUsersModule(platform);
+  const plan = createPlanModule(platform);
+  const organization = createOrganizationModule(platform, { ...users.services, ...plan.services });
+  const twoFactor = createTwoFactorModule(platform, users.services);
+  const auth = createAuthModule(platform, {
+    ...users.services,
+    ...twoFactor.services,
+    ...organization.services,
   });
-  const accountServices = {
-    accounts,
-    twoFactor,
-    login: new LoginService(accountDeps, twoFactor),
-    passwords: new PasswordService(accountDeps),
-    profiles: new ProfileService(platform.database.db, platform.config.PUBLIC_URL, gdpr),
+  const team = createTeamModule(platform, organization.services);
+  // URLs of the application module that later modules answer (see application-ports.ts).
+  const ports: ApplicationPorts = {
+    confirmBuild: (...args) => upload.services.creates.confirm(...args),
+    appDistributions: (...args) => distribution.services.distributions.listForApp(...args),
+  };
+  const common = { ...users.services, ...organization.services };
+  const application = createApplicationModule(platform, { ...common, ...auth.services, ports });
+  const staff = createStaffModule(platform, {
+    ...common,
+    ...twoFactor.services,
+    ...auth.services,
+    ...team.services,
+    ...application.services,
+  });
+  const upload = createUploadModule(platform, { ...common, ...application.services });
+  const tester = createTesterModule(platform, { ...users.services, ...application.services });
+  const distribution = createDistributionModule(platform, {
+    ...organization.services,
+    ...application.services,
+    ...tester.services,
+  });
+  const sendBuilds = createSendBuildsModule(platform, {
+    ...common,
+    ...application.services,
+    ...tester.services,
+    ...distribution.services,
+  });
+  const domain = { users, plan, organization, twoFactor, auth, team, application, staff, upload, tester };
+  const contributors: AppModule[] = [...Object.values(domain), distribution, sendBuilds];
+  const sections = contributors.flatMap((module) => module.personalData ?? []);
+  const gdpr = createGdprModule(platform, { ...users.services, sections });
+  const profile = createProfileModule(platform, { ...common, ...gdpr.services });
+  return {
+    ...domain,
+    distribution,
+    sendBuilds,
     gdpr,
-    gdprJobs,
+    profile,
+    health: createHealthModule(platform),
+    admin: createAdminModule(platform),
+    files: createFilesModule(platform),
+    webHost: createWebHostModule(platform),
   };
-  // --- end accounts ---
-
-  // --- organizations ---
-  const orgs = createOrganizationServices(platform, { mailJobs, accounts, twoFactor });
-  // --- end organizations ---
-
-  // --- applications ---
-  const apps = createApplicationServices(platform, { membership: orgs.membership });
-  // --- end applications ---
-
-  // --- builds ---
-  const builds = createBuildServices(platform, { apps, membership: orgs.membership, tokens });
-  // --- end builds ---
-
-  // --- distribution ---
-  const distribution = createDistributionServices(platform, { apps });
-  // --- end distribution ---
-  // --- testers ---
-  const testers = createTesterServices(platform, {
-    applications: apps.applications,
-    membership: orgs.membership,
-    appLinks: distribution.distributions,
-  });
-  const projectMembers = new ProjectMemberService({
-    db: platform.database.db,
-    membership: orgs.membership,
-    apps: apps.applications,
-    invitations: orgs.staffActions,
-  });
-  // --- end testers ---
-
-  return { tokens, mailJobs, ...accountServices, orgs, apps, builds, testers, projectMembers, distribution };
 }
 
-/** The ONE place where modules are wired to HTTP. */
+export type Modules = ReturnType<typeof createModules>;
+
+/** Job definitions go to every process: web processes queue jobs too. */
+export function registerJobs(platform: Platform, modules: Modules): void {
+  for (const module of Object.values(modules) as AppModule[]) platform.jobs.register(module.jobs ?? []);
+}
+
+/** The web role: authentication, then every module's routes in order. */
 export async function buildApp(
   platform: Platform,
-  services: AppServices,
+  modules: Modules,
   logger: FastifyBaseLogger,
 ): Promise<FastifyInstance> {
-  const { config, database, storage, signer } = platform;
-  const app = Fastify({
-    loggerInstance: logger,
-    ...requestIdOptions,
-    trustProxy: config.TRUST_PROXY,
-    bodyLimit: 1024 * 1024,
-    forceCloseConnections: "idle",
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.setErrorHandler(handleError);
-  app.addHook("onSend", async (request, reply) => {
-    reply.header("x-request-id", request.id);
-  });
-
-  await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: contentSecurityPolicy(
-        Boolean(config.GTM_CONTAINER_ID),
-        config.PUBLIC_URL.startsWith("https://"),
-      ),
-    },
-    crossOriginEmbedderPolicy: false,
-  });
-  await app.register(fastifyRateLimit, { global: false });
-  await app.register(fastifyMultipart, { limits: { files: 1, fields: 50, fieldSize: 1024 * 1024 } });
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: {
-        title: "Tarmac API",
-        version: "1.0.0",
-        description: "Distribute Android, iOS, Windows and macOS builds.",
-      },
-      components: {
-        securitySchemes: {
-          token: { type: "apiKey", in: "header", name: "Authorization", description: "Token <key>" },
-        },
-      },
-      security: [{ token: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
-  app.get("/api/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-
-  const authOptions: AuthOptions = {
-    tokens: services.tokens,
-    cookieDomain: config.COOKIE_DOMAIN,
-    secureCookies: config.PUBLIC_URL.startsWith("https://"),
+  const { config } = platform;
+  const app = await createHttpServer(config, logger);
+  registerAuth(app, {
+    ...cookieOptionsOf(config),
+    tokens: modules.users.services.tokens,
     adminEmails: config.ADMIN_EMAILS,
-  };
-  registerAuth(app, authOptions);
-
-  // --- accounts ---
-  registerAuthRoutes(app, {
-    accounts: services.accounts,
-    login: services.login,
-    passwords: services.passwords,
-    auth: authOptions,
   });
-  registerTwoFactorRoutes(app, { twoFactor: services.twoFactor });
-  registerProfileRoutes(app, { profiles: services.profiles });
-  registerGdprRoutes(app, { gdpr: services.gdpr });
-  // The queue is started before the app is built; pg-boss stores the schedule for every worker.
-  await scheduleGdprCleanup(platform.jobs, services.gdprJobs);
-  // --- end accounts ---
-  // --- organizations ---
-  registerOrganizationAreaRoutes(app, services.orgs, config.PUBLIC_URL);
-  // --- end organizations ---
-  // --- applications ---
-  registerApplicationRoutes(app, {
-    apps: services.apps,
-    publicUrl: config.PUBLIC_URL,
-    distributions: (userId, appId, only) =>
-      services.distribution.distributions.listForApp(userId, appId, only),
-  });
-  registerVersionRoutes(app, { apps: services.apps });
-  registerDownloadRoutes(app, { versions: services.apps.versionService, storage, signer });
-  // --- end applications ---
-  // --- builds ---
-  registerBuildRoutes(app, services.builds, config.UPLOAD_MAX_BYTES);
-  await scheduleBuildJobs(platform.jobs, services.builds.jobs);
-  // --- end builds ---
-  // --- testers ---
-  registerTesterRoutes(app, { testers: services.testers.testers, publicUrl: config.PUBLIC_URL });
-  registerTesterSendRoutes(app, { sends: services.testers.sends, picker: services.testers.picker });
-  registerProjectMemberRoutes(app, { members: services.projectMembers, publicUrl: config.PUBLIC_URL });
-  // --- end testers ---
-  // --- distribution ---
-  registerDistributionRoutes(app, services.distribution);
-  registerGetappRoutes(app, { getapp: services.distribution.getapp, storage });
-  registerUdidRoutes(app, { udid: services.distribution.udid });
-  await scheduleDistributionJobs(platform.jobs, services.distribution.jobs);
-  // --- end distribution ---
-
-  registerHealthRoutes(app, { health: new HealthService(database.sql, storage) });
-  registerOutboxRoutes(app, { outbox: new OutboxService(database.db), publicUrl: config.PUBLIC_URL });
-  registerMailTestRoute(app, {
-    jobs: platform.jobs,
-    mailJobs: services.mailJobs,
-    mode: platform.mailer.mode,
-  });
-  registerFileRoutes(app, { storage, signer });
-  await registerWebHost(app, {
-    distDir: config.WEB_DIST_DIR ?? defaultWebDistDir,
-    client: {
-      gtm_container_id: config.GTM_CONTAINER_ID ?? null,
-      cookie_domain: config.COOKIE_DOMAIN,
-      public_url: config.PUBLIC_URL,
-    },
-  });
+  for (const module of Object.values(modules) as AppModule[]) await module.routes?.(app);
   return app;
+}
+
+/** The worker role: handle jobs, keep the timetable, and run what should run at a worker's start. */
+export async function startWorker(platform: Platform, modules: Modules): Promise<void> {
+  await platform.jobs.work();
+  await scheduleJobs(platform, modules);
+  for (const module of Object.values(modules) as AppModule[]) {
+    for (const schedule of module.schedules ?? []) {
+      if (schedule.atWorkerStart) {
+        await platform.jobs.send(schedule.job, {}, { singletonKey: `${schedule.job.name}.start` });
+      }
+    }
+  }
+}
+
+/** pg-boss keeps schedules in the database, so one worker setting them serves all. */
+export async function scheduleJobs(platform: Platform, modules: Modules): Promise<void> {
+  for (const module of Object.values(modules) as AppModule[]) {
+    for (const schedule of module.schedules ?? []) await platform.jobs.schedule(schedule.job, schedule.cron);
+  }
 }

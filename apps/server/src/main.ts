@@ -1,8 +1,7 @@
 import { pino } from "pino";
-import { buildApp, createServices } from "./app.ts";
+import { buildApp, createModules, registerJobs, startWorker } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { loggerOptions } from "./http/logging.ts";
-import { sweepAtWorkerStart } from "./modules/upload/upload.jobs.ts";
 import { DatabaseUnavailableError } from "./platform/db/client.ts";
 import { closePlatform, openPlatform } from "./platform/platform.ts";
 
@@ -25,14 +24,13 @@ async function main(): Promise<void> {
     if (error instanceof DatabaseUnavailableError) exitWithLine(error.message);
     throw error;
   });
-  const services = createServices(platform);
+  const modules = createModules(platform);
+  registerJobs(platform, modules);
   await platform.jobs.start();
 
-  const app = config.ROLES.includes("web") ? await buildApp(platform, services, logger) : null;
-  if (config.ROLES.includes("worker")) {
-    await platform.jobs.work();
-    await sweepAtWorkerStart(platform.jobs, services.builds.jobs);
-  }
+  // ROLES decides what this process runs: routes on web, jobs and schedules on worker.
+  const app = config.ROLES.includes("web") ? await buildApp(platform, modules, logger) : null;
+  if (config.ROLES.includes("worker")) await startWorker(platform, modules);
   if (app) await app.listen({ port: config.PORT, host: config.HOST });
   logger.info(
     { roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind },

@@ -50,7 +50,7 @@ describe("jobs and the dev outbox", () => {
 
   it("validates a payload before it is queued", async () => {
     await expect(
-      t.platform.jobs.send(t.services.mailJobs.send, { to: "not-an-email", subject: "s", text: "" }),
+      t.platform.jobs.send(t.platform.mail.jobs.send, { to: "not-an-email", subject: "s", text: "" }),
     ).rejects.toThrow();
   });
 
@@ -59,7 +59,7 @@ describe("jobs and the dev outbox", () => {
     await expect(
       t.database.db.transaction(async (tx) => {
         await t.platform.jobs.send(
-          t.services.mailJobs.send,
+          t.platform.mail.jobs.send,
           { to: "a@example.test", subject: "rolled back", text: "x" },
           { tx },
         );
@@ -69,7 +69,7 @@ describe("jobs and the dev outbox", () => {
     expect(await countJobs("mail.send")).toBe(before);
     await t.database.db.transaction(async (tx) => {
       await t.platform.jobs.send(
-        t.services.mailJobs.send,
+        t.platform.mail.jobs.send,
         { to: "tx@example.test", subject: "committed", text: "x" },
         { tx },
       );

@@ -5,7 +5,7 @@
  * List the address in ADMIN_EMAILS to make the user an instance administrator.
  */
 import { loadConfig } from "../config.ts";
-import { issueApiKey } from "../modules/auth/api-key.ts";
+import { TokenService } from "../modules/users/token.service.ts";
 import { findUserByEmail, insertUser } from "../modules/users/users.repo.ts";
 import { openDatabase } from "../platform/db/client.ts";
 import { applyMigrations } from "../platform/db/migrate.ts";
@@ -21,7 +21,7 @@ try {
   await applyMigrations(handle);
   const user =
     (await findUserByEmail(handle.db, email)) ?? (await insertUser(handle.db, { email, isActive: true }));
-  process.stdout.write(`${await issueApiKey(handle.db, user.id)}\n`);
+  process.stdout.write(`${await new TokenService({ db: handle.db }).issueApiKey(user.id)}\n`);
 } finally {
   await handle.close();
 }

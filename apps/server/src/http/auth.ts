@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { AuthTokenService } from "../modules/auth/auth-token.service.ts";
+import type { Config } from "../config.ts";
 import { AppError } from "./errors.ts";
 
 export interface Actor {
@@ -49,10 +49,28 @@ function sameSecret(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export interface AuthOptions {
-  tokens: AuthTokenService;
+/** Resolves a presented secret to its live token and user (the users module's token service). */
+export interface TokenResolver {
+  resolve(token: string): Promise<{
+    tokenId: number;
+    kind: "session" | "api_key";
+    userId: number;
+    email: string;
+    isActive: boolean;
+  } | null>;
+}
+
+export interface CookieOptions {
   cookieDomain: string;
   secureCookies: boolean;
+}
+
+export function cookieOptionsOf(config: Pick<Config, "COOKIE_DOMAIN" | "PUBLIC_URL">): CookieOptions {
+  return { cookieDomain: config.COOKIE_DOMAIN, secureCookies: config.PUBLIC_URL.startsWith("https://") };
+}
+
+export interface AuthOptions extends CookieOptions {
+  tokens: TokenResolver;
   adminEmails: string[];
 }
 
@@ -132,7 +150,7 @@ export function requireInstanceAdmin(request: FastifyRequest): Actor {
 /** Sets the token cookie after a login (14 days, same lifetime as the server-side session). */
 export function setSessionCookie(
   reply: FastifyReply,
-  options: AuthOptions,
+  options: CookieOptions,
   token: string,
   expiresAt: Date,
 ): void {

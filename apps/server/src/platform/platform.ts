@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
+import { MailQueue } from "./mail/mail-queue.ts";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./mail/mailer.ts";
 import { createStorage } from "./storage/create-storage.ts";
 import type { UrlSigner } from "./storage/signed-url.ts";
@@ -15,6 +16,8 @@ export interface Platform {
   storage: StorageDriver;
   signer: UrlSigner;
   mailer: Mailer;
+  /** Queues mail through the `mail.send` job (in the caller's transaction when given one). */
+  mail: MailQueue;
   jobs: JobQueue;
 }
 
@@ -47,7 +50,9 @@ export async function openPlatform(
     await applyMigrations(handle);
     const { storage, signer } = createStorage(config);
     const jobs = new JobQueue(handle.sql, logger);
-    return { config, database: handle, storage, signer, mailer: createMailer(config, handle), jobs };
+    const mailer = createMailer(config, handle);
+    const mail = new MailQueue({ db: handle.db, queue: jobs, mailer });
+    return { config, database: handle, storage, signer, mailer, mail, jobs };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

@@ -330,7 +330,12 @@ describe("personal data exports", () => {
         throw new Error("disk full");
       },
     });
-    const worker = new GdprExportWorker({ db: t.database.db, storage: broken });
+    const worker = new GdprExportWorker({
+      db: t.database.db,
+      storage: broken,
+      users: t.services.users,
+      sections: [],
+    });
     const status = async () =>
       (await sql("select status from data_exports where id = $1", [row.id])).rows[0]?.status;
     await expect(worker.buildExport(row.id, { lastAttempt: false })).rejects.toThrow("disk full");

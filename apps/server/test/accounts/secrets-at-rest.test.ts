@@ -30,8 +30,8 @@ describe("secrets at rest", () => {
     expect(String(users[0]?.password_hash)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(String(users[0]?.password_hash)).not.toContain(strongPassword);
 
-    const apiKey = await t.services.accounts.rotateApiKey(userId);
-    const secondKey = await t.services.accounts.rotateApiKey(userId);
+    const apiKey = await t.services.tokens.rotateApiKey(userId);
+    const secondKey = await t.services.tokens.rotateApiKey(userId);
     const { rows: tokens } = await t.database.sql.executeSql(
       "select kind, token_hash, revoked_at from auth_tokens where user_id = $1 order by id",
       [userId],

@@ -16,7 +16,7 @@ describe("ApplicationService", () => {
     const { organization, owner } = await createOrganization(t);
     const project = await createProject(t, organization.id, "Maps Pro");
     const app = await createApp(t, organization.id, { projectId: project.id, environment: "Staging" });
-    const service = t.services.apps.applications;
+    const service = t.services.applications;
 
     const found = await service.getAccessibleApp(owner.user.id, app.id, "app:delete");
     expect(found.app.id).toBe(app.id);
@@ -56,7 +56,7 @@ describe("ApplicationService", () => {
     for (let i = 1; i <= 7; i += 1) {
       await createVersion(t, android, { version: `1.0.${i}`, uploadedBy: owner.user.id, withIcon: i === 7 });
     }
-    const record = await t.services.apps.applications.getRecord(organization.id, android.id);
+    const record = await t.services.applications.getRecord(organization.id, android.id);
     expect(record.new_version).toBe("1.0.7");
     expect(record.current_version?.version).toBe("1.0.7");
     expect(record.current_version?.uploaded_by?.id).toBe(owner.user.id);
@@ -76,21 +76,21 @@ describe("ApplicationService", () => {
     expect(record.upload_path).toBe(`/api/app_upload/${android.appKey}/`);
     expect(record.icon).toMatch(/^http:\/\/tarmac\.test\/api\/files\//);
     expect(record.current_version?.download_url).toMatch(/\/api\/dl\/\d+\/file\/\?expires=\d+&signature=/);
-    const again = await t.services.apps.applications.getRecord(organization.id, android.id);
+    const again = await t.services.applications.getRecord(organization.id, android.id);
     expect(again.icon).toBe(record.icon);
   });
 
   it("records app log entries", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await createApp(t, organization.id);
-    await t.services.apps.appLogs.record({
+    await t.services.appLogs.record({
       organizationId: organization.id,
       applicationId: app.id,
       userId: owner.user.id,
       action: "app.created",
       detail: { title: app.title },
     });
-    const page = await t.services.apps.appLogs.list(organization.id, app.id, {
+    const page = await t.services.appLogs.list(organization.id, app.id, {
       page: 1,
       pageSize: 20,
       offset: 0,

@@ -63,16 +63,10 @@ describe("versions and downloads over HTTP", () => {
       "select data from pgboss.job where name = 'build.delete-files'",
     );
     expect(jobs.rows.map((job) => job.data)).toContainEqual({ keys: [newer.fileKey] });
-    await t.services.apps.applicationJobs.deleteFiles.handler(
-      { keys: [newer.fileKey] },
-      { jobId: "x", retryCount: 0 },
-    );
+    await t.job("build.delete-files").handler({ keys: [newer.fileKey] }, { jobId: "x", retryCount: 0 });
     expect(await t.platform.storage.stat(newer.fileKey)).toBeNull();
     // Idempotent: a retry after the files are gone succeeds.
-    await t.services.apps.applicationJobs.deleteFiles.handler(
-      { keys: [newer.fileKey] },
-      { jobId: "x", retryCount: 1 },
-    );
+    await t.job("build.delete-files").handler({ keys: [newer.fileKey] }, { jobId: "x", retryCount: 1 });
   });
 
   it("downloads through a signed link with ranges, and counts completed downloads only", async () => {

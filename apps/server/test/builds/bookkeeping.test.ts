@@ -37,7 +37,7 @@ describe("build.expire-preloads", () => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(preloads.path, stale.preload_path))
       .returning();
-    expect(await t.services.builds.sweeper.expirePreloads()).toBe(1);
+    expect(await t.services.sweeper.expirePreloads()).toBe(1);
     expect(await t.platform.storage.stat(staleRow?.fileKey ?? "")).toBeNull();
     expect(await t.platform.storage.stat(staleRow?.iconKey ?? "")).toBeNull();
     const left = await t.database.db
@@ -72,7 +72,7 @@ describe("storage.sweep", () => {
     writeFileSync(path.join(tempDir, "crashed.part"), "partial");
     utimesSync(path.join(tempDir, "crashed.part"), hourAgo(), hourAgo());
 
-    const result = await t.services.builds.sweeper.sweep();
+    const result = await t.services.sweeper.sweep();
     expect(result.deletedObjects).toBeGreaterThanOrEqual(2);
     expect(result.deletedTemporary).toBeGreaterThanOrEqual(1);
     expect(await t.platform.storage.stat(`${org}/builds/orphan`)).toBeNull();

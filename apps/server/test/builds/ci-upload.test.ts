@@ -3,7 +3,6 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "../../src/modules/auth/api-key.ts";
 import { versions } from "../../src/platform/db/schema/index.ts";
 import type { StorageDriver } from "../../src/platform/storage/storage-driver.ts";
 import { platformStorageResolver } from "../../src/platform/storage/storage-resolver.ts";
@@ -50,7 +49,7 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
   it("streams, checks and commits in one call, with the CI fields", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, dmg("1.0.0"));
-    const apiKey = await issueApiKey(t.database.db, owner.user.id);
+    const apiKey = await t.services.tokens.issueApiKey(owner.user.id);
     const response = await ciUploadTo(app.upload_path as string, apiKey, dmg("1.0.1", "app"), {
       whats_new: "From CI",
       git_branch: "main",
@@ -73,7 +72,7 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
   it("applies the same rules as the confirm call (error 2, error 4 unless accepted)", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
-    const apiKey = await issueApiKey(t.database.db, owner.user.id);
+    const apiKey = await t.services.tokens.issueApiKey(owner.user.id);
     const again = await ciUpload(app.app_key, apiKey, { ...fixture("android/localized.apk"), field: "app" });
     expect(again.json()).toEqual({ error_code: 2, detail: "THIS VERSION ALREADY EXISTS" });
     const other = await ciUpload(app.app_key, apiKey, { ...fixture("android/modern.apk"), field: "app" });
@@ -99,12 +98,12 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
   it("answers the same 404 for a wrong key, a wrong app, a session token or a user who may not upload", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, dmg("2.0.0"));
-    const apiKey = await issueApiKey(t.database.db, owner.user.id);
+    const apiKey = await t.services.tokens.issueApiKey(owner.user.id);
     const mobile = await addMember(t, organization.id, 3);
     await addProjectMember(t, app.project_app as number, mobile.user.id);
-    const mobileKey = await issueApiKey(t.database.db, mobile.user.id);
+    const mobileKey = await t.services.tokens.issueApiKey(mobile.user.id);
     const { owner: stranger } = await createOrganization(t);
-    const strangerKey = await issueApiKey(t.database.db, stranger.user.id);
+    const strangerKey = await t.services.tokens.issueApiKey(stranger.user.id);
     const attempts = [
       ciUpload(app.app_key, "x".repeat(43), dmg("2.0.1", "app")),
       ciUpload("no-such-app", apiKey, dmg("2.0.1", "app")),
@@ -121,7 +120,7 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
   it("checks the file name and type like the preload", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, dmg("3.0.0"));
-    const apiKey = await issueApiKey(t.database.db, owner.user.id);
+    const apiKey = await t.services.tokens.issueApiKey(owner.user.id);
     const long = await ciUpload(app.app_key, apiKey, {
       field: "app",
       name: `${"n".repeat(101)}.dmg`,
@@ -149,7 +148,7 @@ describe("storage write failures", () => {
   it("error 10 on an organization's custom storage, 500 on the platform storage", async () => {
     const { organization, owner } = await createOrganization(t);
     const driver = failingDriver(t.platform.storage);
-    t.services.builds.storage.use({ forOrganization: async () => ({ driver, custom: true }) });
+    t.services.storage.use({ forOrganization: async () => ({ driver, custom: true }) });
     try {
       const custom = await preload(
         t,
@@ -162,7 +161,7 @@ describe("storage write failures", () => {
         error_code: 10,
         detail: "NEED TO CHECK THE CUSTOM STORAGE CONFIGURATION",
       });
-      t.services.builds.storage.use({ forOrganization: async () => ({ driver, custom: false }) });
+      t.services.storage.use({ forOrganization: async () => ({ driver, custom: false }) });
       const platform = await preload(
         t,
         owner.token,
@@ -171,7 +170,7 @@ describe("storage write failures", () => {
       );
       expect(platform.statusCode).toBe(500);
     } finally {
-      t.services.builds.storage.use(platformStorageResolver(t.platform.storage));
+      t.services.storage.use(platformStorageResolver(t.platform.storage));
     }
   });
 });

@@ -170,7 +170,7 @@ describe("UDID collection over HTTP", () => {
     expect(refused.headers["retry-after"]).toBeDefined();
     const before = (await t.database.db.select().from(udidEnrollments)).length;
     expect(before).toBeGreaterThanOrEqual(30);
-    const removed = await t.services.distribution.udid.deleteExpiredEnrollments(
+    const removed = await t.services.udid.deleteExpiredEnrollments(
       new Date(Date.now() + 3 * 24 * 3600 * 1000),
     );
     expect(removed).toBe(before);

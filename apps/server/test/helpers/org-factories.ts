@@ -1,8 +1,6 @@
 import { eq } from "drizzle-orm";
-import {
-  insertOrganization,
-  insertOwnerMembership,
-} from "../../src/modules/organization/organization.repo.ts";
+import { insertMembership } from "../../src/modules/organization/membership.repo.ts";
+import { insertOrganization } from "../../src/modules/organization/organization.repo.ts";
 import { generateSdkKey } from "../../src/modules/organization/organization.service.ts";
 import { findPlanByCode } from "../../src/modules/plan/plan.repo.ts";
 import { updateUser } from "../../src/modules/users/users.repo.ts";
@@ -30,7 +28,7 @@ export async function createOrganization(
     planId: plan.id,
     sdkKey: generateSdkKey(),
   });
-  await insertOwnerMembership(t.database.db, organization.id, owner.user.id);
+  await insertMembership(t.database.db, { organizationId: organization.id, userId: owner.user.id, role: 1 });
   return { organization, owner };
 }
 

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { type AppServices, buildApp, createServices } from "../../src/app.ts";
+import { buildApp, createModules, type Modules, registerJobs, scheduleJobs } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/platform/db/client.ts";
+import type { JobDefinition } from "../../src/platform/jobs/define-job.ts";
 import { closePlatform, openPlatform, type Platform } from "../../src/platform/platform.ts";
 import { quietLogger } from "./quiet-logger.ts";
 import { createTestDatabase } from "./test-database.ts";
@@ -12,11 +13,22 @@ import { createTestDatabase } from "./test-database.ts";
 export interface TestApp {
   app: FastifyInstance;
   platform: Platform;
-  services: AppServices;
+  modules: Modules;
+  /** Every module's services in one object (their names do not overlap). */
+  services: AllServices;
+  /** A registered job definition by name, to run its handler directly. */
+  job(name: string): JobDefinition;
   config: Config;
   database: DatabaseHandle;
   close(): Promise<void>;
 }
+
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (
+  value: infer I,
+) => void
+  ? I
+  : never;
+type AllServices = UnionToIntersection<Modules[keyof Modules]["services"]>;
 
 /** The real app on a fresh migrated database and a temporary data directory. */
 export async function createTestApp(
@@ -35,15 +47,34 @@ export async function createTestApp(
   });
   const database = await createTestDatabase();
   const platform = await openPlatform(config, quietLogger, database);
-  const services = createServices(platform);
+  const modules = createModules(platform);
+  registerJobs(platform, modules);
   await platform.jobs.start();
-  const app = await buildApp(platform, services, quietLogger);
+  // Like `npm start` (web and worker in one process), except that jobs run only when a test asks.
+  await scheduleJobs(platform, modules);
+  const app = await buildApp(platform, modules, quietLogger);
+  const services = Object.assign(
+    {},
+    ...Object.values(modules).map((module) => module.services),
+  ) as AllServices;
+  const jobs = new Map(
+    Object.values(modules).flatMap((module) =>
+      ("jobs" in module ? module.jobs : []).map((job) => [job.name, job]),
+    ),
+  );
+  jobs.set(platform.mail.jobs.send.name, platform.mail.jobs.send);
   beforeReady?.(app);
   await app.ready();
   return {
     app,
     platform,
+    modules,
     services,
+    job(name) {
+      const found = jobs.get(name);
+      if (!found) throw new Error(`no job ${name}`);
+      return found;
+    },
     config,
     database,
     async close() {

@@ -1,6 +1,6 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { loginThrottle } from "../../platform/db/schema/index.ts";
+import { loginThrottle } from "./throttle.tables.ts";
 
 export async function findThrottleRows(db: Database, keys: string[]) {
   return db.select().from(loginThrottle).where(inArray(loginThrottle.key, keys));

@@ -1,6 +1,6 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { appLogs, users } from "../../platform/db/schema/index.ts";
+import { appLogs } from "./application.tables.ts";
 
 export async function insertAppLog(db: Database, values: typeof appLogs.$inferInsert): Promise<void> {
   await db.insert(appLogs).values(values);
@@ -21,13 +21,9 @@ export async function listAppLogs(
       detail: appLogs.detail,
       versionId: appLogs.versionId,
       createdAt: appLogs.createdAt,
-      userId: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      userId: appLogs.userId,
     })
     .from(appLogs)
-    .leftJoin(users, eq(users.id, appLogs.userId))
     .where(where)
     .orderBy(desc(appLogs.id))
     .limit(page.limit)

@@ -2,6 +2,7 @@
 import type { AppLogEntry } from "@tarmac/contracts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
+import type { UserService } from "../users/user.service.ts";
 import { insertAppLog, listAppLogs } from "./app-log.repo.ts";
 
 export type AppLogAction =
@@ -25,7 +26,11 @@ export interface AppLogInput {
 }
 
 export class AppLogService {
-  constructor(private readonly db: Database) {}
+  private readonly db: Database;
+
+  constructor(private readonly deps: { db: Database; users: UserService }) {
+    this.db = deps.db;
+  }
 
   /** Written inside the caller's transaction, so the log entry exists exactly when the change does. */
   async record(input: AppLogInput, tx: Database = this.db): Promise<void> {
@@ -48,6 +53,9 @@ export class AppLogService {
       limit: params.pageSize,
       offset: params.offset,
     });
+    const people = await this.deps.users.summaries(
+      page.rows.flatMap((row) => (row.userId === null ? [] : [row.userId])),
+    );
     return {
       count: page.count,
       results: page.rows.map((row) => ({
@@ -59,9 +67,9 @@ export class AppLogService {
             ? null
             : {
                 id: row.userId,
-                email: row.email ?? "",
-                first_name: row.firstName ?? "",
-                last_name: row.lastName ?? "",
+                email: people.get(row.userId)?.email ?? "",
+                first_name: people.get(row.userId)?.firstName ?? "",
+                last_name: people.get(row.userId)?.lastName ?? "",
               },
         version: row.versionId,
         created_at: row.createdAt.toISOString(),

@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { applications, organizations, projects, versions } from "../../platform/db/schema/index.ts";
+import { applications, projects, versions } from "./application.tables.ts";
 
 /** The stored files and sizes of the apps' versions, read before the rows go. */
 export async function listVersionFiles(db: Database, organizationId: number, appIds: number[]) {
@@ -45,20 +45,4 @@ export async function deleteProject(db: Database, organizationId: number, projec
   await db
     .delete(projects)
     .where(and(eq(projects.organizationId, organizationId), eq(projects.id, projectId)));
-}
-
-/** Gives back the space and counts of removed builds and projects; never below zero. */
-export async function releaseOrganizationUsage(
-  db: Database,
-  organizationId: number,
-  freed: { bytes: number; builds: number; projects: number },
-) {
-  await db
-    .update(organizations)
-    .set({
-      spaceUsedBytes: sql`greatest(${organizations.spaceUsedBytes} - ${freed.bytes}, 0)`,
-      buildsCount: sql`greatest(${organizations.buildsCount} - ${freed.builds}, 0)`,
-      projectsCount: sql`greatest(${organizations.projectsCount} - ${freed.projects}, 0)`,
-    })
-    .where(eq(organizations.id, organizationId));
 }

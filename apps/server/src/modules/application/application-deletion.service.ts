@@ -6,6 +6,7 @@
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import type { FileDeletion } from "./application.jobs.ts";
 import { findApplicationInOrganization } from "./application.repo.ts";
@@ -16,7 +17,6 @@ import {
   deleteProject,
   listProjectAppIds,
   listVersionFiles,
-  releaseOrganizationUsage,
 } from "./application-deletion.repo.ts";
 import {
   deleteVersionRow,
@@ -30,6 +30,7 @@ export class ApplicationDeletionService {
     private readonly deps: {
       db: Database;
       membership: MembershipService;
+      usage: OrganizationUsageService;
       core: ApplicationService;
       appLogs: AppLogService;
       deleteFiles: FileDeletion;
@@ -49,11 +50,15 @@ export class ApplicationDeletionService {
       // A project lives as long as it has apps.
       const dropProject = all || (await countProjectApps(tx, app.projectId)) === 0;
       if (dropProject) await deleteProject(tx, app.organizationId, app.projectId);
-      await releaseOrganizationUsage(tx, app.organizationId, {
-        bytes: files.reduce((sum, file) => sum + file.fileSize + file.universalApkSize, 0),
-        builds: files.length,
-        projects: dropProject ? 1 : 0,
-      });
+      await this.deps.usage.addUsage(
+        app.organizationId,
+        {
+          bytes: -files.reduce((sum, file) => sum + file.fileSize + file.universalApkSize, 0),
+          builds: -files.length,
+          projects: dropProject ? -1 : 0,
+        },
+        tx,
+      );
       await this.deps.deleteFiles(
         files.flatMap((file) => [file.fileKey, file.iconKey, file.universalApkKey]),
         tx,
@@ -75,11 +80,11 @@ export class ApplicationDeletionService {
           ? await findNewestReadyVersionId(tx, app.id, version.id)
           : current.currentVersionId;
       await setCurrentAfterDeletion(tx, app.id, nextCurrent);
-      await releaseOrganizationUsage(tx, app.organizationId, {
-        bytes: version.fileSize + version.universalApkSize,
-        builds: 1,
-        projects: 0,
-      });
+      await this.deps.usage.addUsage(
+        app.organizationId,
+        { bytes: -(version.fileSize + version.universalApkSize), builds: -1 },
+        tx,
+      );
       await this.deps.appLogs.record(
         {
           organizationId: app.organizationId,

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { likePattern } from "../../platform/db/like-pattern.ts";
-import { applications, projectMembers, projects, versions } from "../../platform/db/schema/index.ts";
 import type { ApplicationRow } from "./application.repo.ts";
+import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 
 export interface ApplicationListFilter {
   organizationId: number;

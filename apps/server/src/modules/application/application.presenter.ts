@@ -1,19 +1,19 @@
-import type { AppLink, ApplicationRecord, AppType, UserSummary, Version } from "@tarmac/contracts";
+import type { AppLink, ApplicationRecord, AppType, Version } from "@tarmac/contracts";
 import { tagName } from "@tarmac/inspector/rules";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isAdminRole } from "../organization/roles.ts";
+import type { UserService } from "../users/user.service.ts";
 import {
   type ApplicationRow,
   findProjects,
-  findUserSummaries,
   findVersionsByIds,
   listPreviousVersions,
   listProjectApps,
   listProjectMemberIds,
   type VersionRow,
 } from "./application.repo.ts";
-import type { VersionPresenter } from "./version.presenter.ts";
+import { uploaderOf, type VersionPresenter } from "./version.presenter.ts";
 
 const previousVersionsShown = 5;
 
@@ -37,11 +37,18 @@ function unique(values: (number | null)[]): number[] {
  * page size: projects, sibling apps, members, versions and uploaders are each loaded once.
  */
 export class ApplicationPresenter {
+  private readonly db: Database;
+
   constructor(
-    private readonly db: Database,
-    private readonly versions: VersionPresenter,
-    private readonly secrets: SecretBox,
-  ) {}
+    private readonly deps: {
+      db: Database;
+      users: UserService;
+      versions: VersionPresenter;
+      secrets: SecretBox;
+    },
+  ) {
+    this.db = deps.db;
+  }
 
   async presentMany(
     organizationId: number,
@@ -61,18 +68,17 @@ export class ApplicationPresenter {
         ? listPreviousVersions(db, organizationId, unique(apps.map((app) => app.id)), previousVersionsShown)
         : [],
     ]);
-    const uploaders = await findUserSummaries(
-      db,
+    const uploaders = await this.deps.users.summaries(
       unique([...currentRows, ...previousRows].map((v) => v.uploadedBy)),
+      db,
     );
     const projectTitles = new Map(projectRows.map((row) => [row.id, row.title]));
     const siblingsByProject = groupBy(siblings, (row) => row.projectId);
     const membersByProject = groupBy(members, (row) => row.projectId);
     const currentById = new Map(currentRows.map((row) => [row.id, row]));
     const previousByApp = groupBy(previousRows, (row) => row.applicationId);
-    const usersById = new Map(uploaders.map((user) => [user.id, user as UserSummary]));
     const showVersion = (row: VersionRow, app: ApplicationRow): Promise<Version> =>
-      this.versions.present(row, app, row.uploadedBy ? (usersById.get(row.uploadedBy) ?? null) : null);
+      this.deps.versions.present(row, app, uploaderOf(row, uploaders));
 
     return Promise.all(
       apps.map(async (app) => {
@@ -122,7 +128,7 @@ export class ApplicationPresenter {
   private slackWebhookFor(app: ApplicationRow, viewerRole: number): string {
     if (!app.slackWebhookSealed || !isAdminRole(viewerRole)) return "";
     try {
-      return this.secrets.open(app.slackWebhookSealed);
+      return this.deps.secrets.open(app.slackWebhookSealed);
     } catch {
       return "";
     }

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { applications, projectMembers, projects, users, versions } from "../../platform/db/schema/index.ts";
+import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 
 export type ApplicationRow = typeof applications.$inferSelect;
 export type VersionRow = typeof versions.$inferSelect;
@@ -113,14 +113,6 @@ export async function listPreviousVersions(
   );
   const rows = await findVersionsByIds(db, organizationId, versionIds);
   return rows.sort((left, right) => right.id - left.id);
-}
-
-export async function findUserSummaries(db: Database, userIds: number[]) {
-  if (userIds.length === 0) return [];
-  return db
-    .select({ id: users.id, email: users.email, first_name: users.firstName, last_name: users.lastName })
-    .from(users)
-    .where(inArray(users.id, userIds));
 }
 
 export async function updateApplication(

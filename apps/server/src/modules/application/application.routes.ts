@@ -3,20 +3,26 @@ import {
   applicationDetail,
   applicationListQuery,
   applicationPage,
+  applicationRecord,
   badRequestBody,
+  createAppInput,
   errorBody,
   myAppRole,
   pageQuery,
+  taskAccepted,
   updateAppInput,
   version,
   versionPage,
 } from "@tarmac/contracts";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
-import type { ApplicationServices } from "./application-services.ts";
+import type { ApplicationDeletionService } from "./application-deletion.service.ts";
+import type { ApplicationPorts } from "./application-ports.ts";
+import type { ApplicationQueryService } from "./application-query.service.ts";
+import type { ApplicationUpdateService } from "./application-update.service.ts";
 
 const tags = ["applications"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -36,19 +42,48 @@ function sendJson(reply: FastifyReply, json: string) {
     .send(json);
 }
 
-/** Fills an app's install links for ?distribs=1 (all) or ?distrib_details={id} (that one). */
-export type AppDistributionsLoader = (
-  userId: number,
-  appId: number,
-  only: number | null,
-) => Promise<Array<Record<string, unknown>>>;
+/** Authentication comes before body validation: a signed-out caller learns 401, not field errors. */
+const signedIn = {
+  preValidation: async (request: FastifyRequest) => {
+    requireActiveActor(request);
+  },
+};
 
 export function registerApplicationRoutes(
   app: FastifyInstance,
-  deps: { apps: ApplicationServices; publicUrl: string; distributions?: AppDistributionsLoader },
+  deps: {
+    queries: ApplicationQueryService;
+    updates: ApplicationUpdateService;
+    deletions: ApplicationDeletionService;
+    ports: ApplicationPorts;
+    publicUrl: string;
+  },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { queries, updates, deletions } = deps.apps;
+  const { queries, updates, deletions, ports } = deps;
+
+  routes.post(
+    "/api/applications/",
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary:
+          "Confirm a preload: a new app, or with ?app= a new version (202 {task_id} while an AAB converts)",
+        querystring: z.object({
+          app: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+        }),
+        body: createAppInput,
+        response: { 201: applicationRecord, 202: taskAccepted, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireActiveActor(request);
+      const outcome = await ports.confirmBuild(actor.userId, request.body, request.query.app);
+      if (outcome.status === 202) return reply.status(202).send({ task_id: outcome.taskId });
+      return reply.status(201).send(outcome.record);
+    },
+  );
 
   for (const [url, installable] of [
     ["/api/applications/", false],
@@ -114,8 +149,8 @@ export function registerApplicationRoutes(
         );
       }
       const { distribs, distrib_details: only } = request.query;
-      if (deps.distributions && (distribs || only)) {
-        detail.distribution = await deps.distributions(userId, id, only ?? null);
+      if (distribs || only) {
+        detail.distribution = await ports.appDistributions(userId, id, only ?? null);
       }
       return detail;
     },

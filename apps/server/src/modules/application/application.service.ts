@@ -8,6 +8,7 @@ import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
+import type { UserService } from "../users/user.service.ts";
 import { type AppAccess, type AppAction, canOnApp, canSeeApp, canSeeBuild } from "./application.policy.ts";
 import type { ApplicationPresenter } from "./application.presenter.ts";
 import {
@@ -16,11 +17,10 @@ import {
   findApplicationInOrganization,
   findProjectAccess,
   findProjects,
-  findUserSummaries,
   type ProjectAccessRow,
   type VersionRow,
 } from "./application.repo.ts";
-import type { VersionPresenter } from "./version.presenter.ts";
+import { uploaderOf, type VersionPresenter } from "./version.presenter.ts";
 import { findVersion } from "./version.repo.ts";
 
 export interface AccessibleApp {
@@ -40,6 +40,7 @@ export function coversEnvironment(access: ProjectAccessRow | null, environment: 
 export interface ApplicationServiceDeps {
   db: Database;
   membership: MembershipService;
+  users: UserService;
   presenter: ApplicationPresenter;
   versions: VersionPresenter;
 }
@@ -81,6 +82,15 @@ export class ApplicationService {
     return { ...found, version };
   }
 
+  /** An app of the organization without an access check (the caller has made it). */
+  findApp(
+    organizationId: number,
+    appId: number,
+    db: Database = this.deps.db,
+  ): Promise<ApplicationRow | null> {
+    return findApplicationInOrganization(db, organizationId, appId);
+  }
+
   /** The presented record of an app in the organization, as an admin sees it. */
   async getRecord(
     organizationId: number,
@@ -115,12 +125,8 @@ export class ApplicationService {
     const uploaderIds = [
       ...new Set(rows.map((row) => row.uploadedBy).filter((id): id is number => id !== null)),
     ];
-    const users = new Map((await findUserSummaries(db, uploaderIds)).map((user) => [user.id, user]));
-    return Promise.all(
-      rows.map((row) =>
-        this.deps.versions.present(row, app, row.uploadedBy ? (users.get(row.uploadedBy) ?? null) : null),
-      ),
-    );
+    const users = await this.deps.users.summaries(uploaderIds, db);
+    return Promise.all(rows.map((row) => this.deps.versions.present(row, app, uploaderOf(row, users))));
   }
 
   async getProjectTitle(organizationId: number, projectId: number, db: Database = this.deps.db) {

@@ -1,6 +1,7 @@
 import type { AppType, UserSummary, Version } from "@tarmac/contracts";
 import type { UrlSigner } from "../../platform/storage/signed-url.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
+import type { UserSummary as Person } from "../users/user.service.ts";
 import type { VersionRow } from "./application.repo.ts";
 import { downloadLink, stableIconTtl } from "./download-link.ts";
 
@@ -19,6 +20,17 @@ export interface VersionAppFacts {
 }
 
 const states = new Set(["processing", "ready", "failed"]);
+
+/** Who uploaded the version, as the API shows people, from the uploaders of a page. */
+export function uploaderOf(
+  row: Pick<VersionRow, "uploadedBy">,
+  people: Map<number, Person>,
+): UserSummary | null {
+  const person = row.uploadedBy === null ? undefined : people.get(row.uploadedBy);
+  return person
+    ? { id: person.id, email: person.email, first_name: person.firstName, last_name: person.lastName }
+    : null;
+}
 
 export class VersionPresenter {
   constructor(private readonly deps: PresenterDeps) {}

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { applications, versions } from "../../platform/db/schema/index.ts";
 import type { VersionRow } from "./application.repo.ts";
+import { applications, versions } from "./application.tables.ts";
 
 export async function findVersion(db: Database, versionId: number): Promise<VersionRow | null> {
   const [row] = await db.select().from(versions).where(eq(versions.id, versionId)).limit(1);
@@ -46,14 +46,6 @@ export async function updateVersion(
     .where(and(eq(versions.organizationId, organizationId), eq(versions.id, versionId)))
     .returning();
   return row ?? null;
-}
-
-/** Counts one delivered download; a single statement, so concurrent downloads all count. */
-export async function incrementDownloadCount(db: Database, versionId: number): Promise<void> {
-  await db
-    .update(versions)
-    .set({ downloadCount: sql`${versions.downloadCount} + 1` })
-    .where(eq(versions.id, versionId));
 }
 
 /** The newest ready version of the app other than `exceptId`, to become current. */

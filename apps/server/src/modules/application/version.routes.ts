@@ -3,8 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
-import type { ApplicationServices } from "./application-services.ts";
+import type { ApplicationDeletionService } from "./application-deletion.service.ts";
 import { fileKinds } from "./download-link.ts";
+import type { VersionService } from "./version.service.ts";
 
 const tags = ["versions"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -12,9 +13,12 @@ const noContent = z.null().describe("No content");
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const releaseInput = updateVersionInput.pick({ whats_new: true, ready_to_sale: true });
 
-export function registerVersionRoutes(app: FastifyInstance, deps: { apps: ApplicationServices }) {
+export function registerVersionRoutes(
+  app: FastifyInstance,
+  deps: { versions: VersionService; deletions: ApplicationDeletionService },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { versionService, deletions } = deps.apps;
+  const { versions: versionService, deletions } = deps;
 
   routes.get(
     "/api/versions/:id/",

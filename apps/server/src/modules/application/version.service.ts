@@ -5,8 +5,9 @@ import type { Database } from "../../platform/db/client.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import type { ApplicationService } from "./application.service.ts";
 import type { FileKind } from "./download-link.ts";
+import { incrementVersionCounter } from "./release.repo.ts";
 import type { VersionPresenter } from "./version.presenter.ts";
-import { findVersion, incrementDownloadCount, updateVersion } from "./version.repo.ts";
+import { findVersion, updateVersion } from "./version.repo.ts";
 
 export interface DownloadableFile {
   key: string;
@@ -79,6 +80,6 @@ export class VersionService {
   }
 
   async countDownload(versionId: number): Promise<void> {
-    await incrementDownloadCount(this.deps.db, versionId);
+    await incrementVersionCounter(this.deps.db, versionId, "download");
   }
 }

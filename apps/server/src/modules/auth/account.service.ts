@@ -1,28 +1,17 @@
 /**
  * Owns the life of an account before and around sign-in: registration, activation, invitations
- * (also for the organizations module), re-sent links and API key rotation. E-mailed codes are
+ * (also for the staff module) and re-sent links. E-mailed codes are
  * random, single use, expiring and stored only as SHA-256 hashes.
  */
 
 import { AppError } from "../../http/errors.ts";
 import { enforceRateLimit } from "../../http/throttle/throttle.ts";
-import { hashPassword } from "../../platform/crypto/passwords.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
-import {
-  displayName,
-  findUserByEmail,
-  findUserById,
-  insertUser,
-  normalizeEmail,
-  revokeUserApiKeys,
-  type UserRow,
-  updateUser,
-} from "../users/users.repo.ts";
+import { displayName, normalizeEmail, type UserRow } from "../users/user.service.ts";
 import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
 import { activationMail, addedToOrganizationMail, invitationMail } from "./account-mail.ts";
-import { issueApiKey } from "./api-key.ts";
 import { checkPassword } from "./password-rules.ts";
 import {
   consumeUserCode,
@@ -66,7 +55,7 @@ export class AccountService {
   }
 
   private async inviterName(tx: Database, userId: number): Promise<string> {
-    const inviter = await findUserById(tx, userId);
+    const inviter = await this.deps.users.findById(userId, tx);
     return inviter ? displayName(inviter) : "A Tarmac user";
   }
 
@@ -76,19 +65,16 @@ export class AccountService {
     const fields: Record<string, string[]> = {};
     const problems = checkPassword(input.password, email);
     if (problems.length > 0) fields.password = problems;
-    if (await findUserByEmail(this.deps.db, email)) fields.email = [duplicateEmailMessage];
+    if (await this.deps.users.findByEmail(email)) fields.email = [duplicateEmailMessage];
     if (Object.keys(fields).length > 0) throw AppError.validation(fields);
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.deps.users.hashPassword(input.password);
     const now = new Date();
     const user = await this.createUnlessTaken(() =>
       this.deps.db.transaction(async (tx) => {
-        const created = await insertUser(tx, {
-          email,
-          passwordHash,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          isActive: false,
-        });
+        const created = await this.deps.users.create(
+          { email, passwordHash, firstName: input.firstName, lastName: input.lastName, isActive: false },
+          tx,
+        );
         const code = await this.issueCode(tx, created.id, "activation", now);
         await queueMail(this.deps, tx, email, activationMail(this.deps.publicUrl, code));
         return created;
@@ -117,7 +103,7 @@ export class AccountService {
       const now = new Date();
       const email = normalizeEmail(input.email);
       const inviter = await this.inviterName(tx, input.invitedByUserId);
-      const existing = await findUserByEmail(tx, email);
+      const existing = await this.deps.users.findByEmail(email, tx);
       if (existing) {
         if (isPendingInvitation(existing)) {
           // Still never signed in: a fresh invitation is the only mail that helps them.
@@ -130,12 +116,10 @@ export class AccountService {
         }
         return { userId: existing.id, created: false };
       }
-      const user = await insertUser(tx, {
-        email,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        isActive: false,
-      });
+      const user = await this.deps.users.create(
+        { email, firstName: input.firstName, lastName: input.lastName, isActive: false },
+        tx,
+      );
       const code = await this.issueCode(tx, user.id, "invitation", now);
       await queueMail(
         this.deps,
@@ -157,7 +141,7 @@ export class AccountService {
     options: { invitedByUserId?: number; organizationTitle?: string } = {},
   ): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      const user = await findUserById(tx, userId);
+      const user = await this.deps.users.findById(userId, tx);
       if (!user) throw AppError.notFound();
       if (user.isActive) throw AppError.badRequest("This user has already activated the account.");
       await this.sendPendingLink(tx, user, options);
@@ -190,7 +174,7 @@ export class AccountService {
   async reinvite(email: string): Promise<void> {
     await enforceRateLimit(this.deps.db, `reinvite:${normalizeEmail(email)}`, 3, hourMs);
     await this.deps.db.transaction(async (tx) => {
-      const user = await findUserByEmail(tx, email);
+      const user = await this.deps.users.findByEmail(email, tx);
       if (!user || user.isActive) return;
       await this.sendPendingLink(tx, user, {});
     });
@@ -198,21 +182,23 @@ export class AccountService {
 
   /** POST /api/user/invite/: a new person only (a known address gets a field error); 30 an hour per inviter. */
   async inviteNew(input: InviteInput): Promise<void> {
-    if (await findUserByEmail(this.deps.db, input.email)) {
+    if (await this.deps.users.findByEmail(input.email)) {
       throw AppError.validation({ email: [duplicateEmailMessage] });
     }
     await enforceRateLimit(this.deps.db, `invite:user:${input.invitedByUserId}`, 30, hourMs);
     await this.inviteByEmail(input);
   }
 
+  /** A live activation or invitation code with its account; 404 otherwise. */
+  private async findLinkCode(code: string, now: Date) {
+    const found = await findLiveUserCode(this.deps.db, hashToken(code), ["activation", "invitation"], now);
+    const user = found && (await this.deps.users.findById(found.userId));
+    if (!found || !user) throw AppError.notFound("This link is invalid or has expired.");
+    return { code: found, user };
+  }
+
   async describeCode(code: string) {
-    const found = await findLiveUserCode(
-      this.deps.db,
-      hashToken(code),
-      ["activation", "invitation"],
-      new Date(),
-    );
-    if (!found) throw AppError.notFound("This link is invalid or has expired.");
+    const found = await this.findLinkCode(code, new Date());
     return {
       email: found.user.email,
       kind: found.code.kind as "activation" | "invitation",
@@ -223,27 +209,30 @@ export class AccountService {
   /** Uses an activation or invitation code: activates the account and signs the user in. */
   async activate(code: string, input: { password?: string; firstName?: string; lastName?: string }) {
     const now = new Date();
-    const found = await findLiveUserCode(this.deps.db, hashToken(code), ["activation", "invitation"], now);
-    if (!found) throw AppError.notFound("This link is invalid or has expired.");
+    const found = await this.findLinkCode(code, now);
     const { user } = found;
     let passwordHash: string | undefined;
     if (!user.passwordHash) {
       if (!input.password) throw AppError.validation({ password: ["This field is required."] });
       const problems = checkPassword(input.password, user.email);
       if (problems.length > 0) throw AppError.validation({ password: problems });
-      passwordHash = await hashPassword(input.password);
+      passwordHash = await this.deps.users.hashPassword(input.password);
     }
     await this.deps.db.transaction(async (tx) => {
       if (!(await consumeUserCode(tx, found.code.id, now))) {
         throw AppError.notFound("This link is invalid or has expired.");
       }
       await voidUserCodes(tx, user.id, ["activation", "invitation"], now);
-      await updateUser(tx, user.id, {
-        isActive: true,
-        ...(passwordHash ? { passwordHash } : {}),
-        ...(input.firstName ? { firstName: input.firstName } : {}),
-        ...(input.lastName ? { lastName: input.lastName } : {}),
-      });
+      await this.deps.users.update(
+        user.id,
+        {
+          isActive: true,
+          ...(passwordHash ? { passwordHash } : {}),
+          ...(input.firstName ? { firstName: input.firstName } : {}),
+          ...(input.lastName ? { lastName: input.lastName } : {}),
+        },
+        tx,
+      );
     });
     return this.deps.tokens.issueSession(user.id, now);
   }
@@ -251,13 +240,5 @@ export class AccountService {
   /** Whether the user still has a working activation link (for the profile and tests). */
   hasPendingActivation(userId: number): Promise<boolean> {
     return hasLiveUserCode(this.deps.db, userId, "activation", new Date());
-  }
-
-  /** A new API key for the user; every earlier key stops working. Shown once, stored hashed. */
-  async rotateApiKey(userId: number): Promise<string> {
-    return this.deps.db.transaction(async (tx) => {
-      await revokeUserApiKeys(tx, userId, new Date());
-      return issueApiKey(tx, userId);
-    });
   }
 }

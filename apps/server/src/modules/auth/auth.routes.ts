@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
-  type AuthOptions,
+  type CookieOptions,
   requireActiveActor,
   requireActor,
   setSessionCookie,
@@ -33,7 +33,7 @@ export interface AuthRouteDeps {
   accounts: AccountService;
   login: LoginService;
   passwords: PasswordService;
-  auth: AuthOptions;
+  cookies: CookieOptions;
 }
 
 const tags = ["auth"];
@@ -41,7 +41,7 @@ const tags = ["auth"];
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const signIn = (reply: FastifyReply, session: { token: string; expiresAt: Date }) => {
-    setSessionCookie(reply, deps.auth, session.token, session.expiresAt);
+    setSessionCookie(reply, deps.cookies, session.token, session.expiresAt);
     return { token: session.token };
   };
 
@@ -120,9 +120,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     handler: async (request, reply) => {
       const actor = requireActor(request);
       await deps.login.logout(actor.tokenId);
-      reply.clearCookie(tokenCookieName(deps.auth.cookieDomain), {
+      reply.clearCookie(tokenCookieName(deps.cookies.cookieDomain), {
         path: "/",
-        ...(deps.auth.cookieDomain ? { domain: deps.auth.cookieDomain } : {}),
+        ...(deps.cookies.cookieDomain ? { domain: deps.cookies.cookieDomain } : {}),
       });
       return reply.status(204).send();
     },

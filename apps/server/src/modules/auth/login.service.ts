@@ -7,11 +7,11 @@ import { AppError } from "../../http/errors.ts";
 import { clearThrottle, countThrottleEvent, findThrottleRows } from "../../http/throttle/throttle.repo.ts";
 import { minutesText, ThrottleError } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
 import type { TwoFactorService } from "../two-factor/two-factor.service.ts";
 import { invalidCodeMessage } from "../two-factor/two-factor.service.ts";
-import { findUserByEmail, normalizeEmail } from "../users/users.repo.ts";
+import { normalizeEmail } from "../users/user.service.ts";
 import type { AccountDeps } from "./account-deps.ts";
-import { listMembershipRoles } from "./login.repo.ts";
 
 export const loginLimits = {
   accountFailures: 5,
@@ -40,8 +40,10 @@ export interface LoginInput {
 
 export class LoginService {
   constructor(
-    private readonly deps: AccountDeps,
-    private readonly twoFactor: TwoFactorService,
+    private readonly deps: AccountDeps & {
+      twoFactor: TwoFactorService;
+      membership: Pick<MembershipService, "listMemberships">;
+    },
   ) {}
 
   private async assertNotLocked(keys: string[], now: Date): Promise<void> {
@@ -65,7 +67,7 @@ export class LoginService {
     const addressKey = `login:address:${input.clientAddress}`;
     await this.assertNotLocked([accountKey, addressKey], now);
 
-    const user = await findUserByEmail(this.deps.db, email);
+    const user = await this.deps.users.findByEmail(email);
     const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
     if (!user || !passwordOk) {
       await this.recordFailure(accountKey, addressKey, now);
@@ -73,7 +75,7 @@ export class LoginService {
     }
 
     if (!input.mobileApp) {
-      const roles = await listMembershipRoles(this.deps.db, user.id);
+      const roles = (await this.deps.membership.listMemberships(user.id)).map((member) => member.role);
       if (roles.length > 0 && roles.every((role) => mobileRoles.has(role))) {
         await clearThrottle(this.deps.db, accountKey);
         return { kind: "mobile_only" };
@@ -83,7 +85,7 @@ export class LoginService {
     if (user.twoFactorEnabled) {
       const otp = input.otp?.trim() ?? "";
       if (!otp) return { kind: "two_factor_required" };
-      if (!(await this.twoFactor.verifySecondFactor(user.id, otp))) {
+      if (!(await this.deps.twoFactor.verifySecondFactor(user.id, otp))) {
         await this.recordFailure(accountKey, addressKey, now);
         throw AppError.validation({ otp: [invalidCodeMessage] });
       }

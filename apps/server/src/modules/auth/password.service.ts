@@ -4,9 +4,8 @@
  */
 
 import { AppError } from "../../http/errors.ts";
-import { hashPassword, verifyPassword } from "../../platform/crypto/passwords.ts";
+import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
-import { findUserByEmail, findUserById, revokeUserSessions, updateUser } from "../users/users.repo.ts";
 import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
 import { passwordResetMail } from "./account-mail.ts";
 import { checkPassword } from "./password-rules.ts";
@@ -22,7 +21,7 @@ export class PasswordService {
   async requestReset(email: string): Promise<void> {
     const now = new Date();
     await this.deps.db.transaction(async (tx) => {
-      const user = await findUserByEmail(tx, email);
+      const user = await this.deps.users.findByEmail(email, tx);
       if (!user) return;
       await voidUserCodes(tx, user.id, ["password_reset"], now);
       const code = generateToken();
@@ -40,33 +39,33 @@ export class PasswordService {
   async confirmReset(code: string, password: string): Promise<void> {
     const now = new Date();
     const found = await findLiveUserCode(this.deps.db, hashToken(code), ["password_reset"], now);
-    if (!found) throw AppError.validation({ code: [invalidResetCodeMessage] });
-    const problems = checkPassword(password, found.user.email);
+    const user = found && (await this.deps.users.findById(found.userId));
+    if (!found || !user) throw AppError.validation({ code: [invalidResetCodeMessage] });
+    const problems = checkPassword(password, user.email);
     if (problems.length > 0) throw AppError.validation({ password: problems });
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.deps.users.hashPassword(password);
     await this.deps.db.transaction(async (tx) => {
-      if (!(await consumeUserCode(tx, found.code.id, now))) {
+      if (!(await consumeUserCode(tx, found.id, now))) {
         throw AppError.validation({ code: [invalidResetCodeMessage] });
       }
-      await updateUser(tx, found.user.id, { passwordHash, isActive: true });
-      await voidUserCodes(tx, found.user.id, ["activation", "invitation"], now);
-      await revokeUserSessions(tx, found.user.id, now);
+      await this.deps.users.update(user.id, { passwordHash, isActive: true }, tx);
+      await voidUserCodes(tx, user.id, ["activation", "invitation"], now);
+      await this.deps.tokens.revokeSessions(user.id, { db: tx });
     });
   }
 
   async change(userId: number, currentTokenId: number, oldPassword: string, newPassword: string) {
-    const user = await findUserById(this.deps.db, userId);
+    const user = await this.deps.users.findById(userId);
     if (!user) throw AppError.unauthorized();
     if (!(await verifyPassword(user.passwordHash, oldPassword))) {
       throw AppError.validation({ old_password: ["Your old password was entered incorrectly."] });
     }
     const problems = checkPassword(newPassword, user.email);
     if (problems.length > 0) throw AppError.validation({ new_password: problems });
-    const passwordHash = await hashPassword(newPassword);
-    const now = new Date();
+    const passwordHash = await this.deps.users.hashPassword(newPassword);
     await this.deps.db.transaction(async (tx) => {
-      await updateUser(tx, userId, { passwordHash });
-      await revokeUserSessions(tx, userId, now, currentTokenId);
+      await this.deps.users.update(userId, { passwordHash }, tx);
+      await this.deps.tokens.revokeSessions(userId, { keepTokenId: currentTokenId, db: tx });
     });
   }
 }

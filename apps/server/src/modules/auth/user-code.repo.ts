@@ -1,8 +1,9 @@
-import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { userCodes, users } from "../../platform/db/schema/index.ts";
+import { userCodes } from "./auth.tables.ts";
 
 export type UserCodeKind = "activation" | "password_reset" | "invitation";
+export type UserCodeRow = typeof userCodes.$inferSelect;
 
 export async function insertUserCode(
   db: Database,
@@ -19,12 +20,16 @@ export async function voidUserCodes(db: Database, userId: number, kinds: UserCod
     .where(and(eq(userCodes.userId, userId), inArray(userCodes.kind, kinds), isNull(userCodes.usedAt)));
 }
 
-/** A code that is unused and unexpired, with its user. */
-export async function findLiveUserCode(db: Database, codeHash: string, kinds: UserCodeKind[], now: Date) {
+/** A code that is unused and unexpired. */
+export async function findLiveUserCode(
+  db: Database,
+  codeHash: string,
+  kinds: UserCodeKind[],
+  now: Date,
+): Promise<UserCodeRow | null> {
   const [row] = await db
-    .select({ code: userCodes, user: users })
+    .select()
     .from(userCodes)
-    .innerJoin(users, eq(users.id, userCodes.userId))
     .where(
       and(
         eq(userCodes.codeHash, codeHash),
@@ -61,4 +66,18 @@ export async function hasLiveUserCode(db: Database, userId: number, kind: UserCo
     )
     .limit(1);
   return Boolean(row);
+}
+
+/** E-mailed codes of a user without their hashes (personal data export). */
+export async function listUserCodeMetadata(db: Database, userId: number) {
+  return db
+    .select({
+      kind: userCodes.kind,
+      createdAt: userCodes.createdAt,
+      expiresAt: userCodes.expiresAt,
+      usedAt: userCodes.usedAt,
+    })
+    .from(userCodes)
+    .where(eq(userCodes.userId, userId))
+    .orderBy(asc(userCodes.id));
 }

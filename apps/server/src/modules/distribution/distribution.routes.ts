@@ -12,16 +12,20 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { attachmentDisposition } from "../../http/byte-range.ts";
-import type { DistributionServices } from "./distribution-services.ts";
+import type { DistributionService } from "./distribution.service.ts";
+import type { PermanentLinkService } from "./permanent-link.service.ts";
 
 const tags = ["distribution"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 /** Managing install links, install counts of versions and the printable permanent link. */
-export function registerDistributionRoutes(app: FastifyInstance, services: DistributionServices) {
+export function registerDistributionRoutes(
+  app: FastifyInstance,
+  deps: { distributions: DistributionService; permanentLinks: PermanentLinkService },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { distributions, permanentLinks } = services;
+  const { distributions, permanentLinks } = deps;
 
   routes.get(
     "/api/distributions/",

@@ -15,6 +15,7 @@ import { AppError } from "../../http/errors.ts";
 import { hashPassword } from "../../platform/crypto/passwords.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { AccessibleApp, ApplicationService } from "../application/application.service.ts";
+import type { ReleaseService } from "../application/release.service.ts";
 import {
   countEventsByDistribution,
   countEventsOfVersion,
@@ -22,10 +23,8 @@ import {
   deleteDistribution,
   findAppLevelDistribution,
   findDistribution,
-  findVersionOfApp,
   insertDistribution,
   listAppDistributions,
-  lockApplication,
   updateDistribution,
 } from "./distribution.repo.ts";
 import { installPageUrl } from "./install-links.ts";
@@ -33,6 +32,7 @@ import { installPageUrl } from "./install-links.ts";
 export interface DistributionServiceDeps {
   db: Database;
   core: ApplicationService;
+  releases: ReleaseService;
   publicUrl: string;
 }
 
@@ -76,7 +76,7 @@ export class DistributionService {
     const existing = await findAppLevelDistribution(tx ?? this.deps.db, app.organizationId, app.id);
     if (existing) return existing;
     const create = async (tx: Database) => {
-      await lockApplication(tx, app.id);
+      await this.deps.releases.lockApp(app.id, tx);
       const raced = await findAppLevelDistribution(tx, app.organizationId, app.id);
       if (raced) return raced;
       return insertDistribution(tx, {
@@ -94,7 +94,7 @@ export class DistributionService {
     const { app } = await this.deps.core.getAccessibleApp(userId, input.app, "distribution:manage");
     const versionId = input.version ?? null;
     if (versionId !== null) {
-      const found = await findVersionOfApp(this.deps.db, app.organizationId, versionId);
+      const found = await this.deps.releases.findVersionWithApp(app.organizationId, versionId);
       if (!found || found.app.id !== app.id) {
         throw AppError.validation({ version: ["This version does not belong to the app."] });
       }

@@ -17,17 +17,13 @@ import { AppError } from "../../http/errors.ts";
 import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import type { Database } from "../../platform/db/client.ts";
+import type { VersionRow } from "../application/application.repo.ts";
 import type { ApplicationService } from "../application/application.service.ts";
+import type { ReleaseService } from "../application/release.service.ts";
 import type { VersionPresenter } from "../application/version.presenter.ts";
-import {
-  type DistributionRow,
-  findAppWithOrganization,
-  findDistributionByKey,
-  findVersionOfApp,
-  isTesterOfApp,
-  listNewestReleasedPerApp,
-  recordInstallEvent,
-} from "./distribution.repo.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
+import type { TesterService } from "../tester/tester.service.ts";
+import { type DistributionRow, findDistributionByKey, insertInstallEvent } from "./distribution.repo.ts";
 import { isExpired, isLimitReached } from "./distribution.service.ts";
 import type { InstallLinkSigner, LinkFileKind } from "./install-links.ts";
 import { buildInstallManifest, itmsServicesLink } from "./lib/install-manifest.ts";
@@ -70,6 +66,9 @@ export function installPlatform(userAgent: string | undefined): string {
 export interface GetappServiceDeps {
   db: Database;
   core: ApplicationService;
+  releases: ReleaseService;
+  organizations: Pick<OrganizationService, "getTitle">;
+  testers: Pick<TesterService, "isTesterOf">;
   versions: VersionPresenter;
   links: InstallLinkSigner;
   publicUrl: string;
@@ -88,8 +87,8 @@ export class GetappService {
 
   async page(key: string, viewer: { actor: Actor | null; accessToken?: string }): Promise<GetappPage> {
     const link = await this.findLink(key);
-    const found = await findAppWithOrganization(this.deps.db, link.applicationId);
-    if (!found) throw AppError.notFound();
+    const app = await this.deps.core.findApp(link.organizationId, link.applicationId);
+    if (!app) throw AppError.notFound();
     if (link.access === "members" && !(await this.isAllowedMember(link, viewer.actor))) {
       throw new LoginRequiredError();
     }
@@ -98,12 +97,12 @@ export class GetappService {
       !(viewer.accessToken && this.deps.links.verifyAccessToken(link, viewer.accessToken));
     const expired = isExpired(link);
     const limitReached = isLimitReached(link);
-    const builds = locked || expired || limitReached ? [] : await this.builds(link, found.app);
+    const builds = locked || expired || limitReached ? [] : await this.builds(link, app);
     const page: GetappPage = {
-      title: found.app.title,
-      icon: await this.iconOf(link, found.app.currentVersionId),
-      organization: found.organizationTitle,
-      description: found.app.description,
+      title: app.title,
+      icon: await this.iconOf(link, app.currentVersionId),
+      organization: await this.deps.organizations.getTitle(app.organizationId),
+      description: app.description,
       access: link.access as DistributionAccess,
       needs_password: locked,
       expired,
@@ -140,10 +139,10 @@ export class GetappService {
       throw AppError.forbidden("This link has expired or is invalid.");
     }
     this.assertUsable(link);
-    const found = await findVersionOfApp(this.deps.db, link.organizationId, query.version);
+    const found = await this.deps.releases.findVersionWithApp(link.organizationId, query.version);
     if (!found || found.app.appType !== iosAppType) throw AppError.notFound();
     const { app, version } = found;
-    await recordInstallEvent(this.deps.db, this.event(link, version.id, userAgent), "install", true);
+    await this.recordInstallEvent(this.event(link, version.id, userAgent), "install", true);
     return buildInstallManifest({
       ipaUrl: this.deps.links.fileUrl(link, version.id, "file"),
       bundleId: version.bundleId ?? app.bundleId ?? "",
@@ -162,14 +161,14 @@ export class GetappService {
     if (!this.deps.links.verifyFile(link.id, versionId, kind, target.expires, target.signature)) {
       throw AppError.forbidden("This link has expired or is invalid.");
     }
-    const found = await findVersionOfApp(this.deps.db, link.organizationId, versionId);
+    const found = await this.deps.releases.findVersionWithApp(link.organizationId, versionId);
     if (!found) throw AppError.notFound();
     const { app, version } = found;
     // An iOS install was counted (and checked against the limit) when its manifest was read.
     const ios = app.appType === iosAppType;
     this.assertUsable(link, { checkLimit: !ios });
     const delivered = async (userAgent: string | undefined) =>
-      recordInstallEvent(this.deps.db, this.event(link, version.id, userAgent), "download", !ios);
+      this.recordInstallEvent(this.event(link, version.id, userAgent), "download", !ios);
     if (kind === "universal-apk") {
       if (!version.universalApkKey) throw AppError.notFound();
       const fileName = `${version.fileName.replace(/\.aab$/i, "")}.apk`;
@@ -181,6 +180,18 @@ export class GetappService {
       };
     }
     return { key: version.fileKey, fileName: version.fileName, contentType: version.contentType, delivered };
+  }
+
+  /** The event, the version's counter and (for what counts as an install) the link's, together. */
+  private async recordInstallEvent(
+    event: ReturnType<GetappService["event"]>,
+    kind: "install" | "download",
+    countsTowardLimit: boolean,
+  ): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await insertInstallEvent(tx, event, kind, countsTowardLimit);
+      await this.deps.releases.countInstallEvent(event.versionId, kind, tx);
+    });
   }
 
   private async findLink(key: string): Promise<DistributionRow> {
@@ -214,7 +225,7 @@ export class GetappService {
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
     }
-    return isTesterOfApp(this.deps.db, link.applicationId, actor);
+    return this.deps.testers.isTesterOf(link.applicationId, actor);
   }
 
   private async builds(
@@ -223,18 +234,14 @@ export class GetappService {
   ): Promise<GetappBuild[]> {
     const rows =
       link.versionId === null
-        ? await listNewestReleasedPerApp(this.deps.db, app.organizationId, app.projectId, app.environment)
-        : [await findVersionOfApp(this.deps.db, link.organizationId, link.versionId)].filter(
+        ? await this.deps.releases.newestReleasedPerApp(app.organizationId, app.projectId, app.environment)
+        : [await this.deps.releases.findVersionWithApp(link.organizationId, link.versionId)].filter(
             (row) => row !== null && row.version.state === "ready",
           );
     return rows.flatMap((row) => (row ? [this.build(link, row.app, row.version)] : []));
   }
 
-  private build(
-    link: DistributionRow,
-    app: { appType: number },
-    version: NonNullable<Awaited<ReturnType<typeof findVersionOfApp>>>["version"],
-  ): GetappBuild {
+  private build(link: DistributionRow, app: { appType: number }, version: VersionRow): GetappBuild {
     const universal = app.appType === 0 && Boolean(version.universalApkKey);
     const install: GetappBuild["install"] =
       app.appType === iosAppType
@@ -261,7 +268,7 @@ export class GetappService {
   private async iconOf(link: DistributionRow, currentVersionId: number | null): Promise<string | null> {
     const versionId = link.versionId ?? currentVersionId;
     if (versionId === null) return null;
-    const found = await findVersionOfApp(this.deps.db, link.organizationId, versionId);
+    const found = await this.deps.releases.findVersionWithApp(link.organizationId, versionId);
     return this.deps.versions.iconUrl(found?.version.iconKey ?? null);
   }
 }

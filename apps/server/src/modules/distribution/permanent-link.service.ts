@@ -1,7 +1,7 @@
 import { appTypeWords } from "@tarmac/contracts";
-import type { Database } from "../../platform/db/client.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
-import { findAppWithOrganization, findVersionOfApp } from "./distribution.repo.ts";
+import type { ReleaseService } from "../application/release.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
 import type { DistributionService } from "./distribution.service.ts";
 import { renderPermanentLinkPdf } from "./lib/permanent-link-pdf.ts";
 
@@ -17,14 +17,19 @@ const maxIconBytes = 2 * 1024 * 1024;
 /** The printable sheet with an app's permanent install link. */
 export class PermanentLinkService {
   constructor(
-    private readonly deps: { db: Database; storage: StorageDriver; distributions: DistributionService },
+    private readonly deps: {
+      storage: StorageDriver;
+      distributions: DistributionService;
+      releases: ReleaseService;
+      organizations: Pick<OrganizationService, "getTitle">;
+    },
   ) {}
 
   async render(userId: number, appId: number): Promise<{ pdf: Buffer; fileName: string }> {
     const { app, url } = await this.deps.distributions.permanentLink(userId, appId);
-    const organization = (await findAppWithOrganization(this.deps.db, app.id))?.organizationTitle ?? "";
+    const organization = await this.deps.organizations.getTitle(app.organizationId);
     const current = app.currentVersionId
-      ? await findVersionOfApp(this.deps.db, app.organizationId, app.currentVersionId)
+      ? await this.deps.releases.findVersionWithApp(app.organizationId, app.currentVersionId)
       : null;
     const iconPng = current?.version.iconKey ? await this.readIcon(current.version.iconKey) : null;
     const word = appTypeWords[app.appType] ?? "android";

@@ -1,13 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import {
-  applications,
-  devices,
-  memberships,
-  projectMembers,
-  udidEnrollments,
-  versions,
-} from "../../platform/db/schema/index.ts";
+import { devices, udidEnrollments } from "./distribution.tables.ts";
 
 export type DeviceRow = typeof devices.$inferSelect;
 export type EnrollmentRow = typeof udidEnrollments.$inferSelect;
@@ -83,48 +76,4 @@ export async function saveDevice(
 
 export async function listUserDevices(db: Database, userId: number): Promise<DeviceRow[]> {
   return db.select().from(devices).where(eq(devices.userId, userId)).orderBy(desc(devices.updatedAt));
-}
-
-// Profiles list UDIDs in either case (older 40-hex ones are lower case); compare without it.
-const provisionedUdids = sql`case when jsonb_typeof(${versions.buildInfo}->'provisioning'->'devices') = 'array'
-  then ${versions.buildInfo}->'provisioning'->'devices' else '[]'::jsonb end`;
-
-/**
- * Builds whose provisioning profile lists one of the UDIDs, in organizations the user belongs
- * to, with what the caller's access to each is decided from.
- */
-export async function listProvisionedBuilds(db: Database, userId: number, udids: string[]) {
-  if (udids.length === 0) return [];
-  const lowered = udids.map((udid) => udid.toLowerCase());
-  const listed = sql.join(
-    lowered.map((udid) => sql`${udid}`),
-    sql`, `,
-  );
-  return db
-    .select({
-      version: versions,
-      app: applications,
-      role: memberships.role,
-      projectAccess: {
-        isAccessAllEnvs: projectMembers.isAccessAllEnvs,
-        accessEnvs: projectMembers.accessEnvs,
-        role: projectMembers.role,
-      },
-      matched: sql<string[]>`array(select lower(d) from jsonb_array_elements_text(${provisionedUdids}) d
-        where lower(d) in (${listed}))`,
-    })
-    .from(versions)
-    .innerJoin(applications, eq(applications.id, versions.applicationId))
-    .innerJoin(
-      memberships,
-      and(eq(memberships.organizationId, versions.organizationId), eq(memberships.userId, userId)),
-    )
-    .leftJoin(
-      projectMembers,
-      and(eq(projectMembers.projectId, applications.projectId), eq(projectMembers.userId, userId)),
-    )
-    .where(
-      sql`exists (select 1 from jsonb_array_elements_text(${provisionedUdids}) d where lower(d) in (${listed}))`,
-    )
-    .orderBy(desc(versions.id));
 }

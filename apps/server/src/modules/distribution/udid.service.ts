@@ -9,6 +9,8 @@ import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { canOnApp, canSeeBuild } from "../application/application.policy.ts";
 import { coversEnvironment } from "../application/application.service.ts";
+import type { ReleaseService } from "../application/release.service.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
 import {
   buildProfileServicePayload,
   loadOrCreateSigningIdentity,
@@ -22,7 +24,6 @@ import {
   deleteEnrollmentsExpiredBefore,
   findOpenEnrollment,
   insertEnrollment,
-  listProvisionedBuilds,
   listUserDevices,
   saveDevice,
 } from "./udid.repo.ts";
@@ -33,6 +34,8 @@ const profilesPerAddress = { limit: 30, windowMs: 3600 * 1000 };
 
 export interface UdidServiceDeps {
   db: Database;
+  releases: Pick<ReleaseService, "provisionedBuilds">;
+  membership: Pick<MembershipService, "listMemberships">;
   publicUrl: string;
   dataDir: string;
   signingCertPath?: string | null;
@@ -136,9 +139,16 @@ export class UdidService {
 
   /** Builds the user may see whose profiles list each UDID, keyed by lower-cased UDID. */
   private async buildsFor(userId: number, udids: string[]): Promise<Map<string, DeviceBuild[]>> {
-    const rows = await listProvisionedBuilds(this.deps.db, userId, udids);
+    const roles = new Map(
+      (await this.deps.membership.listMemberships(userId)).map((member) => [
+        member.organizationId,
+        member.role,
+      ]),
+    );
+    const rows = await this.deps.releases.provisionedBuilds([...roles.keys()], userId, udids);
     const byUdid = new Map<string, DeviceBuild[]>();
-    for (const row of rows) {
+    for (const found of rows) {
+      const row = { ...found, role: roles.get(found.version.organizationId) ?? 0 };
       const visible = coversEnvironment(
         row.projectAccess?.accessEnvs ? row.projectAccess : null,
         row.app.environment,

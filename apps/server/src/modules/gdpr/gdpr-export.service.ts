@@ -6,8 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import type { Database } from "../../platform/db/client.ts";
+import type { PersonalDataSection } from "../../platform/personal-data.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
-import { findUserById } from "../users/users.repo.ts";
+import type { UserService } from "../users/user.service.ts";
 import {
   deleteExport,
   failStalePendingExports,
@@ -31,6 +32,9 @@ export function exportPrefixOf(userId: number): string {
 export interface GdprWorkerDeps {
   db: Database;
   storage: StorageDriver;
+  users: Pick<UserService, "findById">;
+  /** Every module's sections, in the order they appear in the document. */
+  sections: PersonalDataSection[];
 }
 
 export class GdprExportWorker {
@@ -45,10 +49,13 @@ export class GdprExportWorker {
     const row = await findExport(db, exportId);
     if (row?.status !== "pending") return;
     try {
-      const user = await findUserById(db, row.userId);
+      const user = await this.deps.users.findById(row.userId);
       if (!user) return; // the account closed meanwhile; its rows went with it
       const key = `${exportPrefixOf(user.id)}${randomUUID()}.json`;
-      const stored = await storage.put(key, Readable.from(writeExportDocument(db, user, now)));
+      const stored = await storage.put(
+        key,
+        Readable.from(writeExportDocument(this.deps.sections, user, now)),
+      );
       const marked = await markExportReady(db, exportId, {
         storageKey: key,
         size: stored.size,

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineJob } from "../../platform/jobs/define-job.ts";
-import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { GdprExportWorker } from "./gdpr-export.service.ts";
 
 const exportRetryLimit = 3;
@@ -36,8 +35,3 @@ export function createGdprJobs(worker: GdprExportWorker) {
 }
 
 export type GdprJobs = ReturnType<typeof createGdprJobs>;
-
-/** Daily at 03:17 UTC; pg-boss keeps the schedule in the database, so any worker process runs it. */
-export async function scheduleGdprCleanup(jobs: JobQueue, gdprJobs: GdprJobs): Promise<void> {
-  await jobs.schedule(gdprJobs.cleanup, "17 3 * * *");
-}

@@ -1,14 +1,8 @@
 import { and, asc, desc, eq, gte, lt } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { dataExports, users } from "../../platform/db/schema/index.ts";
+import { dataExports } from "./gdpr.tables.ts";
 
 export type DataExportRow = typeof dataExports.$inferSelect;
-
-/** Holds the user's row until the transaction ends, so two requests cannot both start an export. */
-export async function lockUser(db: Database, userId: number): Promise<boolean> {
-  const rows = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
-  return rows.length === 1;
-}
 
 export async function findPendingExport(db: Database, userId: number) {
   const [row] = await db
@@ -89,4 +83,18 @@ export async function listExportsCreatedBefore(db: Database, cutoff: Date, limit
 
 export async function deleteExport(db: Database, exportId: number): Promise<void> {
   await db.delete(dataExports).where(eq(dataExports.id, exportId));
+}
+
+export async function listExportHistory(db: Database, userId: number) {
+  return db
+    .select({
+      id: dataExports.id,
+      status: dataExports.status,
+      createdAt: dataExports.createdAt,
+      completedAt: dataExports.completedAt,
+      size: dataExports.size,
+    })
+    .from(dataExports)
+    .where(eq(dataExports.userId, userId))
+    .orderBy(asc(dataExports.id));
 }

@@ -10,6 +10,7 @@ import { minutesText, ThrottleError } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
+import type { UserService } from "../users/user.service.ts";
 import type { GdprJobs } from "./gdpr.jobs.ts";
 import {
   type DataExportRow,
@@ -17,7 +18,6 @@ import {
   insertExport,
   listExportTimesSince,
   listUserExports,
-  lockUser,
 } from "./gdpr.repo.ts";
 
 export const exportLimits = {
@@ -31,6 +31,7 @@ export interface GdprDeps {
   jobs: JobQueue;
   gdprJobs: GdprJobs;
   storage: StorageDriver;
+  users: Pick<UserService, "lock">;
 }
 
 export class GdprService {
@@ -39,7 +40,7 @@ export class GdprService {
   /** Starts an export, or answers with the one still being built. */
   async requestExport(userId: number, now = new Date()): Promise<DataExportCreated> {
     const row = await this.deps.db.transaction(async (tx) => {
-      if (!(await lockUser(tx, userId))) throw AppError.unauthorized();
+      if (!(await this.deps.users.lock(userId, tx))) throw AppError.unauthorized();
       const pending = await findPendingExport(tx, userId);
       if (pending) return pending;
       const recent = await listExportTimesSince(tx, userId, new Date(now.getTime() - exportLimits.windowMs));

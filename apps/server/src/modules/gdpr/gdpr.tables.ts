@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "../users/users.tables.ts";
 
 /** Personal data exports (GDPR): built by a job into storage, downloadable by their owner. */

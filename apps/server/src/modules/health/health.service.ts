@@ -21,15 +21,12 @@ async function runCheck(check: () => Promise<unknown>): Promise<{ ok: boolean; e
 }
 
 export class HealthService {
-  constructor(
-    private readonly sql: SqlExecutor,
-    private readonly storage: StorageDriver,
-  ) {}
+  constructor(private readonly deps: { sql: SqlExecutor; storage: StorageDriver }) {}
 
   async checkReadiness(): Promise<ReadinessResponse> {
     const [database, storage] = await Promise.all([
-      runCheck(() => this.sql.executeSql("select 1 as ok")),
-      runCheck(() => this.storage.checkHealth()),
+      runCheck(() => this.deps.sql.executeSql("select 1 as ok")),
+      runCheck(() => this.deps.storage.checkHealth()),
     ]);
     return { status: database.ok && storage.ok ? "ok" : "unavailable", checks: { database, storage } };
   }

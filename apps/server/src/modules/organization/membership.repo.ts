@@ -1,6 +1,7 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { memberships, organizations } from "../../platform/db/schema/index.ts";
+import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
+import { memberships, organizations } from "./organization.tables.ts";
 
 const membershipView = {
   membershipId: memberships.id,
@@ -11,7 +12,7 @@ const membershipView = {
 };
 
 /** The tenant boundary: a user's memberships in organizations that are not being deleted. */
-export function liveMembershipCondition(userId: number, organizationId?: number) {
+function liveMembershipCondition(userId: number, organizationId?: number) {
   return and(
     eq(memberships.userId, userId),
     organizationId === undefined ? undefined : eq(memberships.organizationId, organizationId),
@@ -35,4 +36,209 @@ export async function findLiveMembership(db: Database, userId: number, organizat
 
 export async function listLiveMemberships(db: Database, userId: number) {
   return selectLiveMemberships(db, userId).orderBy(memberships.organizationId);
+}
+
+/** A member as the staff screens show them: the membership with the person's name and address. */
+const memberColumns = {
+  id: memberships.id,
+  userId: memberships.userId,
+  organizationId: memberships.organizationId,
+  role: memberships.role,
+  createdAt: memberships.createdAt,
+  email: userDirectory.email,
+  firstName: userDirectory.firstName,
+  lastName: userDirectory.lastName,
+  isActive: userDirectory.isActive,
+  twoFactorEnabled: userDirectory.twoFactorEnabled,
+};
+
+export type MemberRow = {
+  id: number;
+  userId: number;
+  organizationId: number;
+  role: number;
+  createdAt: Date;
+  email: string;
+  firstName: string;
+  lastName: string;
+  isActive: boolean;
+  twoFactorEnabled: boolean;
+};
+
+export interface MemberFilter {
+  onlyUserIds?: number[];
+  roles?: number[];
+  search?: string;
+  /** Every member when left out (lists that need them all, like the recipients of a build). */
+  limit?: number;
+  offset?: number;
+  /** "role" lists owners and admins first; "email" is alphabetical. */
+  order: "role" | "email";
+}
+
+export async function listMemberRows(
+  db: Database,
+  organizationId: number,
+  filter: MemberFilter,
+): Promise<{ count: number; rows: MemberRow[] }> {
+  const where = and(
+    eq(memberships.organizationId, organizationId),
+    filter.onlyUserIds ? inArray(memberships.userId, filter.onlyUserIds) : undefined,
+    filter.roles ? inArray(memberships.role, filter.roles) : undefined,
+    userDirectoryMatches(filter.search),
+  );
+  const [total] = await db
+    .select({ value: count() })
+    .from(memberships)
+    .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
+    .where(where);
+  const order =
+    filter.order === "role" ? [asc(memberships.role), asc(userDirectory.email)] : [asc(userDirectory.email)];
+  const query = db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
+    .where(where)
+    .orderBy(...order);
+  const rows =
+    filter.limit === undefined ? await query : await query.limit(filter.limit).offset(filter.offset ?? 0);
+  return { count: total?.value ?? 0, rows };
+}
+
+/** A membership by id, only among the given organizations (the caller's). */
+export async function findMemberRow(
+  db: Database,
+  organizationIds: number[],
+  membershipId: number,
+): Promise<MemberRow | null> {
+  if (organizationIds.length === 0) return null;
+  const [row] = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
+    .where(and(eq(memberships.id, membershipId), inArray(memberships.organizationId, organizationIds)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A user's membership of an organization, by user (any role). */
+export async function findMemberRowOfUser(
+  db: Database,
+  organizationId: number,
+  userId: number,
+): Promise<MemberRow | null> {
+  const [row] = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findOwnerRow(db: Database, organizationId: number): Promise<MemberRow | null> {
+  const [row] = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 1)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertMembership(
+  db: Database,
+  row: { organizationId: number; userId: number; role: number; invitedBy?: number },
+): Promise<number> {
+  const [created] = await db.insert(memberships).values(row).returning({ id: memberships.id });
+  if (!created) throw new Error("membership insert returned no row");
+  return created.id;
+}
+
+export async function updateMembershipRole(db: Database, organizationId: number, id: number, role: number) {
+  await db
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.id, id), eq(memberships.organizationId, organizationId)));
+}
+
+export async function setRoleOfUser(db: Database, organizationId: number, userId: number, role: number) {
+  await db
+    .update(memberships)
+    .set({ role })
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+}
+
+export async function deleteMembership(db: Database, organizationId: number, id: number) {
+  await db
+    .delete(memberships)
+    .where(and(eq(memberships.id, id), eq(memberships.organizationId, organizationId)));
+}
+
+/** The subset of `userIds` that are members of the organization. */
+export async function findMemberUserIds(db: Database, organizationId: number, userIds: number[]) {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)));
+  return rows.map((row) => row.userId);
+}
+
+/** Organization roles of the given users (members only). */
+export async function findRolesOfUsers(db: Database, organizationId: number, userIds: number[]) {
+  if (userIds.length === 0) return new Map<number, number>();
+  const rows = await db
+    .select({ userId: memberships.userId, role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)));
+  return new Map(rows.map((row) => [row.userId, row.role]));
+}
+
+/** Members of the organization having one of `roles` (e.g. its administrators). */
+export async function listUserIdsWithRoles(db: Database, organizationId: number, roles: number[]) {
+  const rows = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.role, roles)))
+    .orderBy(asc(memberships.userId));
+  return rows.map((row) => row.userId);
+}
+
+export async function countMembers(db: Database, organizationIds: number[]): Promise<Map<number, number>> {
+  if (organizationIds.length === 0) return new Map();
+  const rows = await db
+    .select({ organizationId: memberships.organizationId, members: count() })
+    .from(memberships)
+    .where(inArray(memberships.organizationId, organizationIds))
+    .groupBy(memberships.organizationId);
+  return new Map(rows.map((row) => [row.organizationId, Number(row.members)]));
+}
+
+/** Every membership of a user, organizations being deleted included (personal data export). */
+export async function listAllMembershipsOfUser(db: Database, userId: number) {
+  return db
+    .select({
+      organizationId: organizations.id,
+      organizationTitle: organizations.title,
+      subdomain: organizations.subdomain,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+      deletingAt: organizations.deletingAt,
+    })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.id));
+}
+
+/** Organizations the user owns: with the number of other members in each. */
+export async function listOwnedOrganizations(db: Database, userId: number) {
+  return db
+    .select({
+      organizationId: memberships.organizationId,
+      others: sql<number>`(select count(*) from ${memberships} other where other.organization_id = ${memberships.organizationId} and other.user_id <> ${userId})::int`,
+    })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.role, 1)));
 }

@@ -1,12 +1,32 @@
 /**
- * The tenant boundary: every organization-scoped endpoint asks this service for the caller's
- * membership first. No membership (or an organization being deleted) reads as "not found",
- * so another organization's objects never reveal that they exist.
+ * Owns memberships (the `memberships` table) and with them the tenant boundary: every
+ * organization-scoped endpoint asks this service for the caller's membership first. No
+ * membership (or an organization being deleted) reads as "not found", so another
+ * organization's objects never reveal that they exist.
  */
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { findLiveMembership, listLiveMemberships } from "./membership.repo.ts";
-import { findOrganizationById, lockOrganization } from "./organization.repo.ts";
+import {
+  countMembers,
+  deleteMembership,
+  findLiveMembership,
+  findMemberRow,
+  findMemberRowOfUser,
+  findMemberUserIds,
+  findOwnerRow,
+  findRolesOfUsers,
+  insertMembership,
+  listLiveMemberships,
+  listMemberRows,
+  listUserIdsWithRoles,
+  type MemberFilter,
+  type MemberRow,
+  setRoleOfUser,
+  updateMembershipRole,
+} from "./membership.repo.ts";
+import { lockOrganization } from "./organization.repo.ts";
+
+export type { MemberFilter, MemberRow } from "./membership.repo.ts";
 
 export interface MemberContext {
   membershipId: number;
@@ -18,32 +38,83 @@ export interface MemberContext {
 }
 
 export class MembershipService {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly deps: { db: Database }) {}
 
-  async findMembership(userId: number, organizationId: number, db = this.db): Promise<MemberContext | null> {
+  findMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext | null> {
     return findLiveMembership(db, userId, organizationId);
   }
 
   /** The caller's membership in the organization; 404 when there is none. */
-  async getMembership(userId: number, organizationId: number, db = this.db): Promise<MemberContext> {
+  async getMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext> {
     const found = await findLiveMembership(db, userId, organizationId);
     if (!found) throw AppError.notFound();
     return found;
   }
 
-  async listMemberships(userId: number): Promise<MemberContext[]> {
-    return listLiveMemberships(this.db, userId);
+  /** The user's memberships in organizations that are not being deleted. */
+  listMemberships(userId: number, db = this.deps.db): Promise<MemberContext[]> {
+    return listLiveMemberships(db, userId);
   }
 
   /**
    * Locks the organization row for the rest of `tx` (SELECT ... FOR UPDATE), so changes that
-   * count members, like taking the last seat of the plan, happen one at a time. 404 if gone.
+   * count members or usage, like taking the last seat of the plan, happen one at a time. 404 if gone.
    */
   async lockOrganization(organizationId: number, tx: Database): Promise<void> {
     if (!(await lockOrganization(tx, organizationId))) throw AppError.notFound();
   }
 
-  async getOrganizationTitle(organizationId: number, db = this.db): Promise<string> {
-    return (await findOrganizationById(db, organizationId))?.title ?? "";
+  listMembers(organizationId: number, filter: MemberFilter, db = this.deps.db) {
+    return listMemberRows(db, organizationId, filter);
+  }
+
+  /** A membership by id among the given organizations (the caller's), with the person's details. */
+  findMember(organizationIds: number[], membershipId: number, db = this.deps.db): Promise<MemberRow | null> {
+    return findMemberRow(db, organizationIds, membershipId);
+  }
+
+  findMemberByUser(organizationId: number, userId: number, db = this.deps.db): Promise<MemberRow | null> {
+    return findMemberRowOfUser(db, organizationId, userId);
+  }
+
+  findOwner(organizationId: number, db = this.deps.db): Promise<MemberRow | null> {
+    return findOwnerRow(db, organizationId);
+  }
+
+  /** Which of `userIds` are members of the organization. */
+  async filterMembers(organizationId: number, userIds: number[], db = this.deps.db): Promise<Set<number>> {
+    return new Set(await findMemberUserIds(db, organizationId, [...new Set(userIds)]));
+  }
+
+  /** Organization roles of the given users; those who are not members are left out. */
+  rolesOf(organizationId: number, userIds: number[], db = this.deps.db): Promise<Map<number, number>> {
+    return findRolesOfUsers(db, organizationId, [...new Set(userIds)]);
+  }
+
+  listUserIdsWithRoles(organizationId: number, roles: number[], db = this.deps.db): Promise<number[]> {
+    return listUserIdsWithRoles(db, organizationId, roles);
+  }
+
+  async countMembers(organizationIds: number[], db = this.deps.db): Promise<Map<number, number>> {
+    return countMembers(db, [...new Set(organizationIds)]);
+  }
+
+  addMember(
+    row: { organizationId: number; userId: number; role: number; invitedBy?: number },
+    db = this.deps.db,
+  ): Promise<number> {
+    return insertMembership(db, row);
+  }
+
+  changeRole(organizationId: number, membershipId: number, role: number, db = this.deps.db): Promise<void> {
+    return updateMembershipRole(db, organizationId, membershipId, role);
+  }
+
+  changeRoleOfUser(organizationId: number, userId: number, role: number, db = this.deps.db): Promise<void> {
+    return setRoleOfUser(db, organizationId, userId, role);
+  }
+
+  removeMember(organizationId: number, membershipId: number, db = this.deps.db): Promise<void> {
+    return deleteMembership(db, organizationId, membershipId);
   }
 }

@@ -1,19 +1,16 @@
 /**
- * Owns the two owner-only changes of an organization's life: handing ownership to another
- * member, and deletion (confirmed by password, carried out by the organization.delete job).
+ * Owns the owner-only changes of an organization's life: handing ownership to another member,
+ * deletion (confirmed by password, carried out by the organization.delete job), and what
+ * happens to the organizations of a person who closes their account.
  */
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
-import type { AccountsPort } from "./accounts-port.ts";
+import type { UserService } from "../users/user.service.ts";
+import { listOwnedOrganizations } from "./membership.repo.ts";
 import type { MembershipService } from "./membership.service.ts";
 import type { OrganizationJobs } from "./organization.jobs.ts";
-import {
-  findMemberWithAccount,
-  lockOrganization,
-  markOrganizationDeleting,
-  setMemberRole,
-} from "./organization.repo.ts";
+import { markOrganizationsDeleting } from "./organization.repo.ts";
 import { assertAllowed } from "./organization.service.ts";
 import { roles } from "./roles.ts";
 
@@ -22,7 +19,7 @@ export class OrganizationLifecycleService {
     private readonly deps: {
       db: Database;
       membership: MembershipService;
-      accounts: Pick<AccountsPort, "verifyPassword">;
+      users: Pick<UserService, "verifyPassword">;
       jobs: JobQueue;
       organizationJobs: OrganizationJobs;
     },
@@ -33,18 +30,43 @@ export class OrganizationLifecycleService {
     input: { organization: number; password: string },
     now = new Date(),
   ): Promise<{ detail: string }> {
-    const { db, membership, accounts, jobs, organizationJobs } = this.deps;
+    const { db, membership, users } = this.deps;
     const member = await membership.getMembership(actorUserId, input.organization);
     assertAllowed(member, "organization:delete");
-    if (!(await accounts.verifyPassword(actorUserId, input.password))) {
+    if (!(await users.verifyPassword(actorUserId, input.password))) {
       throw AppError.validation({ password: ["Wrong password."] });
     }
     await db.transaction(async (tx) => {
-      if (!(await lockOrganization(tx, input.organization))) throw AppError.notFound();
-      await markOrganizationDeleting(tx, input.organization, now);
-      await jobs.send(organizationJobs.delete, { organizationId: input.organization }, { tx });
+      await membership.lockOrganization(input.organization, tx);
+      await this.deleteLater([input.organization], tx, now);
     });
     return { detail: "The organization is being deleted." };
+  }
+
+  /** Marks organizations as being deleted (they answer 404 at once) and queues their removal. */
+  private async deleteLater(organizationIds: number[], tx: Database, now: Date): Promise<void> {
+    await markOrganizationsDeleting(tx, organizationIds, now);
+    for (const organizationId of organizationIds) {
+      await this.deps.jobs.send(this.deps.organizationJobs.delete, { organizationId }, { tx });
+    }
+  }
+
+  /**
+   * Before an account closes (in its transaction): refused while the person owns an
+   * organization others still use; the organizations they own alone go with the account.
+   */
+  async closeOrganizationsOf(userId: number, tx: Database, now = new Date()): Promise<void> {
+    const owned = await listOwnedOrganizations(tx, userId);
+    if (owned.some((row) => row.others > 0)) {
+      throw AppError.badRequest(
+        "You own an organization with other members: transfer the ownership or remove the members first.",
+      );
+    }
+    await this.deleteLater(
+      owned.map((row) => row.organizationId),
+      tx,
+      now,
+    );
   }
 
   async transferOwnership(
@@ -59,16 +81,16 @@ export class OrganizationLifecycleService {
     }
     await db.transaction(async (tx) => {
       // Locked so two transfers (or a transfer and a removal) cannot interleave.
-      if (!(await lockOrganization(tx, input.organization))) throw AppError.notFound();
+      await membership.lockOrganization(input.organization, tx);
       const current = await membership.getMembership(actorUserId, input.organization, tx);
       assertAllowed(current, "organization:transfer-owner");
-      const target = await findMemberWithAccount(tx, input.organization, input.user);
+      const target = await membership.findMemberByUser(input.organization, input.user, tx);
       if (!target) throw AppError.validation({ user: ["This user is not a member of the organization."] });
       if (!target.isActive) {
         throw AppError.validation({ user: ["This user has not activated the account yet."] });
       }
-      await setMemberRole(tx, input.organization, input.user, roles.owner);
-      await setMemberRole(tx, input.organization, actorUserId, roles.admin);
+      await membership.changeRoleOfUser(input.organization, input.user, roles.owner, tx);
+      await membership.changeRoleOfUser(input.organization, actorUserId, roles.admin, tx);
     });
     return { detail: "Ownership has been transferred." };
   }

@@ -7,10 +7,12 @@ import {
   organizationDetailQuery,
   organizationIdParams,
   organizationPage,
+  organizationUsage,
   ownerTransferInput,
   pageQuery,
   patchOrganizationInput,
   updateOrganizationInput,
+  usageQuery,
 } from "@tarmac/contracts";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -21,16 +23,22 @@ import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
 import type { OrganizationService } from "./organization.service.ts";
 import { readOrganizationForm } from "./organization-form.ts";
 import type { OrganizationLifecycleService } from "./organization-lifecycle.service.ts";
+import type { OrganizationUsageService } from "./organization-usage.service.ts";
 
 const tags = ["organizations"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
 
 export function registerOrganizationRoutes(
   app: FastifyInstance,
-  deps: { organizations: OrganizationService; lifecycle: OrganizationLifecycleService; publicUrl: string },
+  deps: {
+    organizations: OrganizationService;
+    lifecycle: OrganizationLifecycleService;
+    usage: OrganizationUsageService;
+    publicUrl: string;
+  },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { organizations, lifecycle } = deps;
+  const { organizations, lifecycle, usage } = deps;
 
   routes.post(
     "/api/organizations/",
@@ -179,6 +187,22 @@ export function registerOrganizationRoutes(
     async (request) => {
       const actor = requireActiveActor(request);
       return lifecycle.transferOwnership(actor.userId, request.body);
+    },
+  );
+
+  routes.get(
+    "/api/organization/usage/",
+    {
+      schema: {
+        tags: ["plans"],
+        summary: "An organization's usage against its plan",
+        querystring: usageQuery,
+        response: { 200: organizationUsage, 401: errorBody, 403: errorBody, 404: errorBody },
+      },
+    },
+    async (request) => {
+      const actor = requireActiveActor(request);
+      return usage.getUsage(actor.userId, request.query.org);
     },
   );
 }

@@ -10,9 +10,7 @@ import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
-import type { JobDefinition } from "../../platform/jobs/define-job.ts";
-import type { JobQueue } from "../../platform/jobs/job-queue.ts";
-import type { mailMessage } from "../../platform/mail/mail.jobs.ts";
+import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { PlanService } from "../plan/plan.service.ts";
 import {
@@ -27,22 +25,22 @@ import { can, type OrganizationAction } from "./organization.policy.ts";
 import {
   claimLimitNotice,
   findOrganizationById,
-  findOrganizationOfUser,
-  findOwner,
+  findOrganizationsByIds,
   insertOrganization,
-  insertOwnerMembership,
   listOrganizationsOfUser,
-  type OrganizationView,
+  type OrganizationRow,
   updateOrganization,
 } from "./organization.repo.ts";
+import type { OrganizationUsageService } from "./organization-usage.service.ts";
+import { roles } from "./roles.ts";
 
 export interface OrganizationServiceDeps {
   db: Database;
   membership: MembershipService;
   plans: PlanService;
+  usage: OrganizationUsageService;
   storage: StorageDriver;
-  jobs: JobQueue;
-  sendMail: JobDefinition<typeof mailMessage>;
+  mail: Mail;
   publicUrl: string;
 }
 
@@ -77,7 +75,10 @@ export class OrganizationService {
           planId: plan.id,
           sdkKey: generateSdkKey(),
         });
-        await insertOwnerMembership(tx, created.id, actorUserId);
+        await this.deps.membership.addMember(
+          { organizationId: created.id, userId: actorUserId, role: roles.owner },
+          tx,
+        );
         return created.id;
       });
       return this.get(actorUserId, organizationId);
@@ -92,13 +93,45 @@ export class OrganizationService {
       limit: params.pageSize,
       offset: params.offset,
     });
-    return { count, results: rows.map((row) => this.present(row)) };
+    return { count, results: await this.present(rows) };
   }
 
   async get(actorUserId: number, organizationId: number): Promise<Organization> {
-    const row = await findOrganizationOfUser(this.deps.db, organizationId, actorUserId);
-    if (!row) throw AppError.notFound();
-    return this.present(row);
+    const member = await this.deps.membership.getMembership(actorUserId, organizationId);
+    const organization = await findOrganizationById(this.deps.db, organizationId);
+    if (!organization) throw AppError.notFound();
+    const [presented] = await this.present([{ organization, role: member.role }]);
+    if (!presented) throw AppError.notFound();
+    return presented;
+  }
+
+  /** Every organization the user belongs to (not those being deleted), with role, plan and head count. */
+  async listOfMember(userId: number) {
+    const memberships = await this.deps.membership.listMemberships(userId);
+    const ids = memberships.map((member) => member.organizationId);
+    const rows = await findOrganizationsByIds(this.deps.db, ids);
+    const plans = await this.deps.plans.findPlans(rows.map((row) => row.planId));
+    const members = await this.deps.membership.countMembers(ids);
+    const roleOf = new Map(memberships.map((member) => [member.organizationId, member.role]));
+    return rows
+      .sort((left, right) => left.id - right.id)
+      .flatMap((organization) => {
+        const plan = plans.get(organization.planId);
+        const role = roleOf.get(organization.id);
+        if (!plan || role === undefined) return [];
+        return [{ organization, role, plan, usersCount: members.get(organization.id) ?? 0 }];
+      });
+  }
+
+  /** The organization's name, for mails sent in its name. */
+  async getTitle(organizationId: number, db = this.deps.db): Promise<string> {
+    return (await findOrganizationById(db, organizationId))?.title ?? "";
+  }
+
+  /** Names of several organizations, keyed by id. */
+  async getTitles(organizationIds: number[], db = this.deps.db): Promise<Map<number, string>> {
+    const rows = await findOrganizationsByIds(db, [...new Set(organizationIds)]);
+    return new Map(rows.map((row) => [row.id, row.title]));
   }
 
   async rotateSdkKey(actorUserId: number, organizationId: number): Promise<Organization> {
@@ -116,13 +149,13 @@ export class OrganizationService {
   ): Promise<Organization & { limit_notice_sent: boolean }> {
     const member = await this.deps.membership.getMembership(actorUserId, organizationId);
     assertAllowed(member, "organization:send-limit-notice");
-    const { db, jobs, plans, sendMail, publicUrl } = this.deps;
+    const { db, usage: usageService, mail, publicUrl, membership } = this.deps;
     const sent = await db.transaction(async (tx) => {
-      const usage = await plans.readUsage(organizationId, tx);
+      const usage = await usageService.readUsage(organizationId, tx);
       if (!usage.critical) return false;
       if (!(await claimLimitNotice(tx, organizationId, now))) return false;
       const organization = await findOrganizationById(tx, organizationId);
-      const owner = await findOwner(tx, organizationId);
+      const owner = await membership.findOwner(organizationId, tx);
       if (!organization || !owner) return false;
       const text = [
         `Hello${owner.firstName ? ` ${owner.firstName}` : ""},`,
@@ -133,8 +166,7 @@ export class OrganizationService {
         "",
         `Uploads will fail once a limit is reached. Choose a larger plan at ${publicUrl}/dashboard.`,
       ].join("\n");
-      await jobs.send(
-        sendMail,
+      await mail.queue(
         { to: owner.email, subject: `${organization.title}: plan limit almost reached`, text },
         { tx },
       );
@@ -197,19 +229,29 @@ export class OrganizationService {
     };
   }
 
-  private present(row: OrganizationView): Organization {
-    const logoVersion = row.logoKey?.slice(row.logoKey.lastIndexOf("/") + 1, row.logoKey.lastIndexOf("."));
-    return {
-      id: row.id,
-      title: row.title,
-      subdomain: row.subdomain,
-      logo: row.logoKey ? `${this.deps.publicUrl}/api/organizations/${row.id}/logo/?v=${logoVersion}` : null,
-      role: row.role,
-      user_limit: row.userLimit,
-      users_count: row.usersCount,
-      plan: { id: row.planId, code: row.planCode, title: row.planTitle },
-      created_at: row.createdAt.toISOString(),
-      sdk_key: can({ role: row.role }, "organization:view-sdk-key") ? row.sdkKey : null,
-    };
+  /** Organizations as one member sees them: plan, member count and (for admins) the SDK key. */
+  private async present(rows: { organization: OrganizationRow; role: number }[]): Promise<Organization[]> {
+    const ids = rows.map((row) => row.organization.id);
+    const plans = await this.deps.plans.findPlans(rows.map((row) => row.organization.planId));
+    const members = await this.deps.membership.countMembers(ids);
+    return rows.map(({ organization, role }) => {
+      const plan = plans.get(organization.planId);
+      const logoKey = organization.logoKey;
+      const logoVersion = logoKey?.slice(logoKey.lastIndexOf("/") + 1, logoKey.lastIndexOf("."));
+      return {
+        id: organization.id,
+        title: organization.title,
+        subdomain: organization.subdomain,
+        logo: logoKey
+          ? `${this.deps.publicUrl}/api/organizations/${organization.id}/logo/?v=${logoVersion}`
+          : null,
+        role,
+        user_limit: plan?.userLimit ?? 0,
+        users_count: members.get(organization.id) ?? 0,
+        plan: { id: organization.planId, code: plan?.code ?? "", title: plan?.title ?? "" },
+        created_at: organization.createdAt.toISOString(),
+        sdk_key: can({ role }, "organization:view-sdk-key") ? organization.sdkKey : null,
+      };
+    });
   }
 }

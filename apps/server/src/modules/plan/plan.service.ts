@@ -1,12 +1,12 @@
 /**
- * Owns plans (tariffs) and the usage of an organization against its plan: which plan a new
- * organization gets, and when its usage counts as critical.
+ * Owns plans (tariffs): what is on offer, which plan a new organization gets, and the rule
+ * for when usage against a plan counts as critical.
  */
-import type { OrganizationUsage, Tariff } from "@tarmac/contracts";
-import { AppError } from "../../http/errors.ts";
+import type { Tariff } from "@tarmac/contracts";
 import type { Database } from "../../platform/db/client.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
-import { findDefaultPlan, findPlanByCode, findUsageRow, listPlans, type PlanRow } from "./plan.repo.ts";
+import { findDefaultPlan, findPlanByCode, findPlansByIds, listPlans, type PlanRow } from "./plan.repo.ts";
+
+export type { PlanRow } from "./plan.repo.ts";
 
 const bytesPerMb = 1024 * 1024;
 /** Spec §9: the storage warning starts above three quarters of a non-zero space limit. */
@@ -50,19 +50,15 @@ function presentTariff(plan: PlanRow): Tariff {
 }
 
 export class PlanService {
-  constructor(
-    private readonly db: Database,
-    private readonly membership: MembershipService,
-    private readonly options: { defaultPlanCode?: string },
-  ) {}
+  constructor(private readonly deps: { db: Database; defaultPlanCode?: string }) {}
 
   async listTariffs(): Promise<Tariff[]> {
-    return (await listPlans(this.db)).map(presentTariff);
+    return (await listPlans(this.deps.db)).map(presentTariff);
   }
 
   /** DEFAULT_PLAN when configured (e.g. "unlimited" when self-hosting), else the plan marked default. */
-  async getPlanForNewOrganization(db = this.db): Promise<PlanRow> {
-    const code = this.options.defaultPlanCode;
+  async getPlanForNewOrganization(db = this.deps.db): Promise<PlanRow> {
+    const code = this.deps.defaultPlanCode;
     const plan = code ? await findPlanByCode(db, code) : await findDefaultPlan(db);
     if (!plan) {
       throw new Error(code ? `DEFAULT_PLAN: no plan with code "${code}"` : "no plan is marked as default");
@@ -70,26 +66,15 @@ export class PlanService {
     return plan;
   }
 
-  async getUsage(actorUserId: number, organizationId: number): Promise<OrganizationUsage> {
-    await this.membership.getMembership(actorUserId, organizationId);
-    return this.readUsage(organizationId);
+  /** Plans by id (an organization's plan, or those of a page of organizations). */
+  async findPlans(ids: number[], db = this.deps.db): Promise<Map<number, PlanRow>> {
+    const rows = await findPlansByIds(db, [...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
-  /** Usage without a membership check, for services that have already made it. */
-  async readUsage(organizationId: number, db = this.db): Promise<OrganizationUsage> {
-    const row = await findUsageRow(db, organizationId);
-    if (!row) throw AppError.notFound();
-    return {
-      org_id: row.organizationId,
-      space_used: bytesToMb(row.spaceUsedBytes),
-      space_limit: row.spaceLimitMb,
-      builds_count: row.buildsCount,
-      build_limit: row.buildLimit,
-      projects_count: row.projectsCount,
-      projects_limit: row.projectsLimit,
-      users_count: row.usersCount,
-      user_limit: row.userLimit,
-      critical: isUsageCritical(row),
-    };
+  async getPlan(id: number, db = this.deps.db): Promise<PlanRow> {
+    const plan = (await this.findPlans([id], db)).get(id);
+    if (!plan) throw new Error(`plan ${id} does not exist`);
+    return plan;
   }
 }

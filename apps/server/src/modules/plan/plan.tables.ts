@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
 
 /** Plans (tariffs). Every limit uses 0 for "unlimited", as the spec does. */
 export const plans = pgTable("plans", {

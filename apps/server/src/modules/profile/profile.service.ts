@@ -5,15 +5,11 @@
 
 import type { Profile, ProfileOrgData } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { deleteUser, findUserById, type UserRow, updateUser } from "../users/users.repo.ts";
-import {
-  countOwnedSharedOrganizations,
-  listProfileOrganizations,
-  listSoleOwnedOrganizationIds,
-  markOrganizationsDeleting,
-} from "./profile.repo.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
+import type { OrganizationLifecycleService } from "../organization/organization-lifecycle.service.ts";
+import { bytesToMb } from "../plan/plan.service.ts";
+import type { UserRow, UserService } from "../users/user.service.ts";
 
 export interface ProfileFilter {
   closeWelcome: boolean;
@@ -23,12 +19,6 @@ export interface ProfileFilter {
   full: boolean;
 }
 
-const bytesPerMb = 1024 * 1024;
-
-function toMb(bytes: number): number {
-  return Math.round((bytes / bytesPerMb) * 100) / 100;
-}
-
 /** What else must go when an account closes; queued in the closing transaction. */
 export interface AccountClosingHooks {
   queueUserFilesDeletion(tx: Database, userId: number): Promise<void>;
@@ -36,32 +26,37 @@ export interface AccountClosingHooks {
 
 export class ProfileService {
   constructor(
-    private readonly db: Database,
-    private readonly publicUrl: string,
-    private readonly closing: AccountClosingHooks,
+    private readonly deps: {
+      db: Database;
+      users: UserService;
+      organizations: OrganizationService;
+      lifecycle: OrganizationLifecycleService;
+      closing: AccountClosingHooks;
+      publicUrl: string;
+    },
   ) {}
 
   private async getUser(userId: number): Promise<UserRow> {
-    const user = await findUserById(this.db, userId);
+    const user = await this.deps.users.findById(userId);
     if (!user) throw AppError.unauthorized();
     return user;
   }
 
   private async present(user: UserRow, filter: ProfileFilter): Promise<Profile> {
     const search = filter.search?.trim().toLowerCase();
-    const orgs = (await listProfileOrganizations(this.db, user.id)).filter(
+    const orgs = (await this.deps.organizations.listOfMember(user.id)).filter(
       ({ organization }) =>
         (filter.orgId === undefined || organization.id === filter.orgId) &&
         (filter.subdomain === undefined || organization.subdomain === filter.subdomain.toLowerCase()) &&
         (!search || organization.title.toLowerCase().includes(search)),
     );
-    const orgData: ProfileOrgData[] = orgs.map(({ membership, organization, plan, usersCount }) => ({
+    const orgData: ProfileOrgData[] = orgs.map(({ role, organization, plan, usersCount }) => ({
       org_id: organization.id,
       title: organization.title,
       subdomain: organization.subdomain,
-      logo: organization.logoKey ? `${this.publicUrl}/api/organizations/${organization.id}/logo/` : null,
-      role: membership.role,
-      space_used: toMb(organization.spaceUsedBytes),
+      logo: organization.logoKey ? `${this.deps.publicUrl}/api/organizations/${organization.id}/logo/` : null,
+      role,
+      space_used: bytesToMb(organization.spaceUsedBytes),
       space_limit: plan.spaceLimitMb,
       builds_count: organization.buildsCount,
       build_limit: plan.buildLimit,
@@ -88,7 +83,7 @@ export class ProfileService {
   async getProfile(userId: number, filter: ProfileFilter): Promise<Profile> {
     let user = await this.getUser(userId);
     if (filter.closeWelcome && !user.welcomeClosed) {
-      user = (await updateUser(this.db, userId, { welcomeClosed: true })) ?? user;
+      user = (await this.deps.users.update(userId, { welcomeClosed: true })) ?? user;
     }
     return this.present(user, filter);
   }
@@ -100,7 +95,7 @@ export class ProfileService {
     names: { firstName: string; lastName: string },
   ) {
     if (actorUserId !== targetUserId) throw AppError.notFound();
-    const user = await updateUser(this.db, actorUserId, {
+    const user = await this.deps.users.update(actorUserId, {
       firstName: names.firstName,
       lastName: names.lastName,
     });
@@ -114,19 +109,14 @@ export class ProfileService {
    * and a job removes the user's data export files.
    */
   async deleteAccount(userId: number, password: string): Promise<void> {
-    const user = await this.getUser(userId);
-    if (!(await verifyPassword(user.passwordHash, password))) {
+    await this.getUser(userId);
+    if (!(await this.deps.users.verifyPassword(userId, password))) {
       throw AppError.validation({ password: ["Wrong password."] });
     }
-    await this.db.transaction(async (tx) => {
-      if ((await countOwnedSharedOrganizations(tx, userId)) > 0) {
-        throw AppError.badRequest(
-          "You own an organization with other members: transfer the ownership or remove the members first.",
-        );
-      }
-      await markOrganizationsDeleting(tx, await listSoleOwnedOrganizationIds(tx, userId), new Date());
-      await deleteUser(tx, userId);
-      await this.closing.queueUserFilesDeletion(tx, userId);
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.lifecycle.closeOrganizationsOf(userId, tx);
+      await this.deps.users.delete(userId, tx);
+      await this.deps.closing.queueUserFilesDeletion(tx, userId);
     });
   }
 }

@@ -5,11 +5,12 @@
  */
 import type { Membership, TeamsUsersSearchResult } from "@tarmac/contracts";
 import type { PageParams } from "../../http/pagination.ts";
-import type { Database } from "../../platform/db/client.ts";
-import type { AccountsPort } from "../organization/accounts-port.ts";
+import type { AccountService } from "../auth/account.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
 import type { TeamService } from "../team/team.service.ts";
-import { listOrgUserRows } from "./staff.repo.ts";
+import type { TwoFactorService } from "../two-factor/two-factor.service.ts";
+import type { TokenService } from "../users/token.service.ts";
 import { assertAllowed, type StaffService } from "./staff.service.ts";
 
 const searchLimit = 20;
@@ -17,11 +18,13 @@ const searchLimit = 20;
 export class StaffActionsService {
   constructor(
     private readonly deps: {
-      db: Database;
       staff: StaffService;
       membership: MembershipService;
+      organizations: OrganizationService;
       teams: TeamService;
-      accounts: AccountsPort;
+      accounts: Pick<AccountService, "resendInvitation">;
+      twoFactor: Pick<TwoFactorService, "disableTwoFactor">;
+      tokens: Pick<TokenService, "rotateApiKey">;
     },
   ) {}
 
@@ -30,7 +33,7 @@ export class StaffActionsService {
     assertAllowed(actor, "staff:resend-invitation", { targetRole: row.role });
     await this.deps.accounts.resendInvitation(row.userId, {
       invitedByUserId: actorUserId,
-      organizationTitle: await this.deps.membership.getOrganizationTitle(row.organizationId),
+      organizationTitle: await this.deps.organizations.getTitle(row.organizationId),
     });
     return { detail: "The invitation has been sent again." };
   }
@@ -38,29 +41,30 @@ export class StaffActionsService {
   async rotateApiKey(actorUserId: number, membershipId: number): Promise<Membership & { api_key: string }> {
     const { row, actor } = await this.deps.staff.getVisible(actorUserId, membershipId);
     assertAllowed(actor, "staff:rotate-api-key", { isSelf: row.userId === actorUserId });
-    const apiKey = await this.deps.accounts.rotateApiKey(row.userId);
+    const apiKey = await this.deps.tokens.rotateApiKey(row.userId);
     return { ...(await this.deps.staff.get(actorUserId, membershipId)), api_key: apiKey };
   }
 
   async disableTwoFactor(actorUserId: number, membershipId: number): Promise<{ two_factor_enabled: false }> {
     const { row, actor } = await this.deps.staff.getVisible(actorUserId, membershipId);
     assertAllowed(actor, "staff:disable-2fa", { targetRole: row.role, isSelf: row.userId === actorUserId });
-    await this.deps.accounts.disableTwoFactor(row.userId);
+    await this.deps.twoFactor.disableTwoFactor(row.userId);
     return { two_factor_enabled: false };
   }
 
   async listOrgUsers(actorUserId: number, query: { org: number; search?: string }, params: PageParams) {
     const actor = await this.deps.membership.getMembership(actorUserId, query.org);
     assertAllowed(actor, "staff:search-directory");
-    const { count, rows } = await listOrgUserRows(this.deps.db, query.org, {
+    const { count, rows } = await this.deps.membership.listMembers(query.org, {
       search: query.search || undefined,
       limit: params.pageSize,
       offset: params.offset,
+      order: "email",
     });
     return {
       count,
       results: rows.map((row) => ({
-        id: row.id,
+        id: row.userId,
         email: row.email,
         first_name: row.firstName,
         last_name: row.lastName,
@@ -76,15 +80,16 @@ export class StaffActionsService {
     const actor = await this.deps.membership.getMembership(actorUserId, query.org);
     assertAllowed(actor, "staff:search-directory");
     const teams = await this.deps.teams.searchTeams(query.org, query.s, searchLimit);
-    const { rows } = await listOrgUserRows(this.deps.db, query.org, {
+    const { rows } = await this.deps.membership.listMembers(query.org, {
       search: query.s || undefined,
       limit: searchLimit,
       offset: 0,
+      order: "email",
     });
     return {
       teams,
       users: rows.map((row) => ({
-        id: row.id,
+        id: row.userId,
         email: row.email,
         first_name: row.firstName,
         last_name: row.lastName,

@@ -8,32 +8,25 @@ import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
-import type { AccountsPort } from "../organization/accounts-port.ts";
-import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
+import type { ProjectMembershipService } from "../application/project-membership.service.ts";
+import type { AccountService } from "../auth/account.service.ts";
+import type { MemberContext, MemberRow, MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
+import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import { isAdminRole, roles } from "../organization/roles.ts";
-import type { PlanService } from "../plan/plan.service.ts";
 import type { TeamService } from "../team/team.service.ts";
-import { findUserByEmail, findUserById, updateUser } from "../users/users.repo.ts";
+import type { UserService } from "../users/user.service.ts";
 import { can, type StaffAction } from "./staff.policy.ts";
-import {
-  deleteMembership,
-  findMembershipOfUser,
-  findMembershipRow,
-  findProjectIdsInOrganization,
-  insertMembership,
-  listMembershipRows,
-  listProjectIdsOfUsers,
-  type MembershipRow,
-  replaceUserProjects,
-  updateMembershipRole,
-} from "./staff.repo.ts";
 
 export interface StaffDeps {
   db: Database;
   membership: MembershipService;
-  plans: PlanService;
+  organizations: OrganizationService;
+  usage: OrganizationUsageService;
   teams: TeamService;
-  accounts: AccountsPort;
+  projects: ProjectMembershipService;
+  users: UserService;
+  accounts: Pick<AccountService, "inviteByEmail">;
 }
 
 const alreadyMember = () =>
@@ -57,11 +50,12 @@ export class StaffService {
     params: PageParams,
   ): Promise<{ count: number; results: Membership[] }> {
     const member = await this.deps.membership.getMembership(actorUserId, filter.org);
-    const { count, rows } = await listMembershipRows(this.deps.db, filter.org, {
+    const { count, rows } = await this.deps.membership.listMembers(filter.org, {
       onlyUserIds: await this.visibleUserIds(member),
       search: filter.s || undefined,
       limit: params.pageSize,
       offset: params.offset,
+      order: "role",
     });
     return { count, results: await this.present(filter.org, rows) };
   }
@@ -74,7 +68,7 @@ export class StaffService {
   }
 
   async create(actorUserId: number, input: CreateMembershipInput): Promise<Membership> {
-    const { db, membership, plans, teams, accounts } = this.deps;
+    const { db, membership, usage, teams, accounts, users, projects } = this.deps;
     const organizationId = input.organization;
     const actor = await membership.getMembership(actorUserId, organizationId);
     assertAllowed(actor, "staff:create");
@@ -84,34 +78,33 @@ export class StaffService {
         await membership.lockOrganization(organizationId, tx);
         const existing =
           typeof input.userid === "number"
-            ? await findUserById(tx, input.userid)
-            : await findUserByEmail(tx, input.userid);
+            ? await users.findById(input.userid, tx)
+            : await users.findByEmail(input.userid, tx);
         if (typeof input.userid === "number" && !existing) {
           throw AppError.validation({ userid: ["No user with this id."] });
         }
-        if (existing && (await findMembershipOfUser(tx, organizationId, existing.id))) throw alreadyMember();
-        const usage = await plans.readUsage(organizationId, tx);
-        if (usage.user_limit > 0 && usage.users_count >= usage.user_limit) throw userLimitReached();
+        if (existing && (await membership.findMemberByUser(organizationId, existing.id, tx)))
+          throw alreadyMember();
+        const seats = await usage.readUsage(organizationId, tx);
+        if (seats.user_limit > 0 && seats.users_count >= seats.user_limit) throw userLimitReached();
         await teams.assertTeamsInOrganization(organizationId, input.teams, tx);
-        await this.assertProjectsInOrganization(organizationId, input.projects, tx);
+        await projects.assertProjectsInOrganization(organizationId, input.projects, tx);
         const { userId } = await accounts.inviteByEmail(
           {
             email: existing?.email ?? String(input.userid),
             firstName: input.first_name,
             lastName: input.last_name,
             invitedByUserId: actorUserId,
-            organizationTitle: await membership.getOrganizationTitle(organizationId, tx),
+            organizationTitle: await this.deps.organizations.getTitle(organizationId, tx),
           },
           { tx },
         );
-        const id = await insertMembership(tx, {
-          organizationId,
-          userId,
-          role: input.role,
-          invitedBy: actorUserId,
-        });
+        const id = await membership.addMember(
+          { organizationId, userId, role: input.role, invitedBy: actorUserId },
+          tx,
+        );
         await teams.setUserTeams(organizationId, userId, input.teams, tx);
-        await replaceUserProjects(tx, organizationId, userId, [...new Set(input.projects)], input.role);
+        await projects.replaceUserProjects(organizationId, userId, input.projects, input.role, tx);
         return id;
       });
     } catch (error) {
@@ -127,23 +120,26 @@ export class StaffService {
     if (row.role === roles.owner && input.role !== undefined) {
       throw AppError.validation({ role: ["The owner's role changes only by transferring ownership."] });
     }
-    const { db, teams } = this.deps;
+    const { db, teams, projects, membership, users } = this.deps;
     const organizationId = row.organizationId;
     await db.transaction(async (tx) => {
       if (input.teams) await teams.assertTeamsInOrganization(organizationId, input.teams, tx);
-      if (input.projects) await this.assertProjectsInOrganization(organizationId, input.projects, tx);
+      if (input.projects) await projects.assertProjectsInOrganization(organizationId, input.projects, tx);
       const role = row.role === roles.owner ? roles.owner : (input.role ?? row.role);
-      if (role !== row.role) await updateMembershipRole(tx, organizationId, row.id, role);
+      if (role !== row.role) await membership.changeRole(organizationId, row.id, role, tx);
       if (input.teams) await teams.setUserTeams(organizationId, row.userId, input.teams, tx);
-      if (input.projects) {
-        await replaceUserProjects(tx, organizationId, row.userId, [...new Set(input.projects)], role);
-      }
+      if (input.projects)
+        await projects.replaceUserProjects(organizationId, row.userId, input.projects, role, tx);
       // Names belong to the person; an admin may fill them in only until the invitation is accepted.
       if (!row.isActive && (input.first_name !== undefined || input.last_name !== undefined)) {
-        await updateUser(tx, row.userId, {
-          ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
-          ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
-        });
+        await users.update(
+          row.userId,
+          {
+            ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
+            ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
+          },
+          tx,
+        );
       }
     });
     return this.get(actorUserId, membershipId);
@@ -158,8 +154,8 @@ export class StaffService {
     assertAllowed(actor, "staff:remove", { targetRole: row.role, isSelf: row.userId === actorUserId });
     await this.deps.db.transaction(async (tx) => {
       await this.deps.teams.removeUserFromTeams(row.organizationId, row.userId, tx);
-      await replaceUserProjects(tx, row.organizationId, row.userId, [], row.role);
-      await deleteMembership(tx, row.organizationId, row.id);
+      await this.deps.projects.replaceUserProjects(row.organizationId, row.userId, [], row.role, tx);
+      await this.deps.membership.removeMember(row.organizationId, row.id, tx);
     });
   }
 
@@ -167,10 +163,9 @@ export class StaffService {
   async getVisible(
     actorUserId: number,
     membershipId: number,
-  ): Promise<{ row: MembershipRow; actor: MemberContext }> {
+  ): Promise<{ row: MemberRow; actor: MemberContext }> {
     const memberships = await this.deps.membership.listMemberships(actorUserId);
-    const row = await findMembershipRow(
-      this.deps.db,
+    const row = await this.deps.membership.findMember(
       memberships.map((item) => item.organizationId),
       membershipId,
     );
@@ -189,24 +184,10 @@ export class StaffService {
     return [member.userId, ...teammates];
   }
 
-  private async assertProjectsInOrganization(organizationId: number, ids: number[], db: Database) {
-    const wanted = [...new Set(ids)];
-    const found = new Set(await findProjectIdsInOrganization(db, organizationId, wanted));
-    const missing = wanted.filter((id) => !found.has(id));
-    if (missing.length > 0) {
-      throw AppError.validation({
-        projects: [`Unknown projects in this organization: ${missing.join(", ")}.`],
-      });
-    }
-  }
-
-  async present(organizationId: number, rows: MembershipRow[]): Promise<Membership[]> {
+  async present(organizationId: number, rows: MemberRow[]): Promise<Membership[]> {
     const userIds = rows.map((row) => row.userId);
     const teamIds = await this.deps.teams.teamIdsByUser(organizationId, userIds);
-    const projectIds = new Map<number, number[]>();
-    for (const item of await listProjectIdsOfUsers(this.deps.db, organizationId, userIds)) {
-      projectIds.set(item.userId, [...(projectIds.get(item.userId) ?? []), item.projectId]);
-    }
+    const projectIds = await this.deps.projects.projectIdsByUser(organizationId, userIds);
     return rows.map((row) => ({
       id: row.id,
       userid: row.userId,

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, ilike, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { likePattern } from "../../platform/db/like-pattern.ts";
-import { memberships, teamMembers, teams, users } from "../../platform/db/schema/index.ts";
+import { userDirectory } from "../users/users.views.ts";
+import { teamMembers, teams } from "./team.tables.ts";
 
 export type TeamRow = { id: number; title: string; organizationId: number };
 const teamColumns = { id: teams.id, title: teams.title, organizationId: teams.organizationId };
@@ -41,16 +42,16 @@ export async function listTeamMembers(db: Database, organizationId: number, team
   return db
     .select({
       teamId: teamMembers.teamId,
-      userId: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      lastName: users.lastName,
+      userId: userDirectory.userId,
+      email: userDirectory.email,
+      firstName: userDirectory.firstName,
+      lastName: userDirectory.lastName,
     })
     .from(teamMembers)
     .innerJoin(teams, eq(teams.id, teamMembers.teamId))
-    .innerJoin(users, eq(users.id, teamMembers.userId))
+    .innerJoin(userDirectory, eq(userDirectory.userId, teamMembers.userId))
     .where(and(eq(teams.organizationId, organizationId), inArray(teamMembers.teamId, teamIds)))
-    .orderBy(asc(users.email));
+    .orderBy(asc(userDirectory.email));
 }
 
 export async function insertTeam(db: Database, organizationId: number, title: string): Promise<number> {
@@ -85,16 +86,6 @@ export async function replaceTeamMembers(
   if (userIds.length > 0) {
     await db.insert(teamMembers).values(userIds.map((userId) => ({ teamId, userId })));
   }
-}
-
-/** The subset of `userIds` that are members of the organization. */
-export async function findMemberUserIds(db: Database, organizationId: number, userIds: number[]) {
-  if (userIds.length === 0) return [];
-  const rows = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)));
-  return rows.map((row) => row.userId);
 }
 
 /** The subset of `teamIds` that belong to the organization. */
@@ -167,4 +158,14 @@ export async function searchTeams(db: Database, organizationId: number, search: 
     )
     .orderBy(asc(teams.title), asc(teams.id))
     .limit(limit);
+}
+
+/** A person's teams, with their organization (personal data export). */
+export async function listTeamsOfUser(db: Database, userId: number) {
+  return db
+    .select({ teamId: teams.id, teamTitle: teams.title, organizationId: teams.organizationId })
+    .from(teamMembers)
+    .innerJoin(teams, eq(teams.id, teamMembers.teamId))
+    .where(eq(teamMembers.userId, userId))
+    .orderBy(asc(teams.id));
 }

@@ -12,7 +12,6 @@ import { can, type TeamAction } from "./team.policy.ts";
 import {
   addUserToTeams,
   deleteTeam,
-  findMemberUserIds,
   findTeam,
   findTeamIdsInOrganization,
   insertTeam,
@@ -36,10 +35,13 @@ function unique(ids: number[]): number[] {
 }
 
 export class TeamService {
-  constructor(
-    private readonly db: Database,
-    private readonly membership: MembershipService,
-  ) {}
+  private readonly db: Database;
+  private readonly membership: MembershipService;
+
+  constructor(deps: { db: Database; membership: MembershipService }) {
+    this.db = deps.db;
+    this.membership = deps.membership;
+  }
 
   async list(
     actorUserId: number,
@@ -180,7 +182,7 @@ export class TeamService {
   }
 
   private async assertMembers(organizationId: number, userIds: number[], db: Database): Promise<void> {
-    const found = new Set(await findMemberUserIds(db, organizationId, userIds));
+    const found = await this.membership.filterMembers(organizationId, userIds, db);
     const missing = userIds.filter((id) => !found.has(id));
     if (missing.length > 0) {
       throw AppError.validation({

@@ -1,13 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { likePattern } from "../../platform/db/like-pattern.ts";
-import {
-  appMails,
-  testerGroupMembers,
-  testerGroups,
-  testers,
-  users,
-} from "../../platform/db/schema/index.ts";
+import { appMails, testerGroupMembers, testerGroups, testers } from "./tester.tables.ts";
 
 export type TesterRow = typeof testers.$inferSelect;
 export type TesterGroupRow = typeof testerGroups.$inferSelect;
@@ -94,16 +88,6 @@ export async function updateTester(
 
 export async function deleteTester(db: Database, id: number) {
   await db.delete(testers).where(eq(testers.id, id));
-}
-
-/** Account ids by lower-cased address, to link testers to the people who already sign in. */
-export async function findUserIdsByEmail(db: Database, emails: string[]): Promise<Map<string, number>> {
-  if (emails.length === 0) return new Map();
-  const rows = await db
-    .select({ id: users.id, email: sql<string>`lower(${users.email})` })
-    .from(users)
-    .where(inArray(sql`lower(${users.email})`, emails));
-  return new Map(rows.map((row) => [row.email, row.id]));
 }
 
 export async function listGroupIdsOfTesters(db: Database, testerIds: number[]) {
@@ -203,4 +187,23 @@ export async function insertAppMail(
 
 export async function deleteAppMail(db: Database, id: number) {
   await db.delete(appMails).where(eq(appMails.id, id));
+}
+
+/** A tester of the app by the account's e-mail, or linked to the account. */
+export async function isTesterOfApp(
+  db: Database,
+  applicationId: number,
+  user: { userId: number; email: string },
+) {
+  const [row] = await db
+    .select({ id: testers.id })
+    .from(testers)
+    .where(
+      and(
+        eq(testers.applicationId, applicationId),
+        or(eq(testers.email, user.email.toLowerCase()), eq(testers.userId, user.userId)),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }

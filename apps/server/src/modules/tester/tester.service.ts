@@ -17,22 +17,25 @@ import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationService } from "../application/application.service.ts";
-import { parseTesterCsv } from "../distribution/lib/tester-csv.ts";
+import type { UserService } from "../users/user.service.ts";
+import { parseTesterCsv } from "./lib/tester-csv.ts";
 import {
   addGroupMembers,
   deleteAppMail,
   deleteGroup,
   deleteTester,
   findAppMail,
+  findAppMailsByIds,
   findGroup,
   findGroupByTitle,
   findGroupsOfApp,
   findTester,
   findTestersByEmail,
-  findUserIdsByEmail,
+  findTestersByIds,
   insertAppMail,
   insertGroup,
   insertTesters,
+  isTesterOfApp,
   listAllTesters,
   listAppMails,
   listGroupIdsOfTesters,
@@ -54,7 +57,28 @@ export class CsvImportError extends AppError {
 }
 
 export class TesterService {
-  constructor(private readonly deps: { db: Database; apps: ApplicationService }) {}
+  constructor(private readonly deps: { db: Database; apps: ApplicationService; users: UserService }) {}
+
+  /** Account ids by lower-cased address, to link testers to the people who already sign in. */
+  private async accountIdsByEmail(emails: string[], db: Database): Promise<Map<string, number>> {
+    const accounts = await this.deps.users.findByEmails(emails, db);
+    return new Map([...accounts].map(([email, account]) => [email, account.id]));
+  }
+
+  /** Whether the signed-in person is a tester of the app (by address or linked account). */
+  isTesterOf(appId: number, person: { userId: number; email: string }): Promise<boolean> {
+    return isTesterOfApp(this.deps.db, appId, person);
+  }
+
+  /** Testers of the app among `ids`. */
+  findTesters(appId: number, ids: number[]) {
+    return findTestersByIds(this.deps.db, appId, ids);
+  }
+
+  /** Saved addresses of the app among `ids`, or all of them. */
+  findAppMails(appId: number, ids?: number[]) {
+    return ids ? findAppMailsByIds(this.deps.db, appId, ids) : listAppMails(this.deps.db, appId);
+  }
 
   /** The app, when the caller may manage its testers. */
   async getManagedApp(userId: number, appId: number, db: Database = this.deps.db) {
@@ -88,7 +112,7 @@ export class TesterService {
       throw AppError.validation({ groups: ["Every group must be a group of this app."] });
     }
     const { row, created } = await this.deps.db.transaction(async (tx) => {
-      const linked = (await findUserIdsByEmail(tx, [input.email])).get(input.email) ?? null;
+      const linked = (await this.accountIdsByEmail([input.email], tx)).get(input.email) ?? null;
       const [existing] = await findTestersByEmail(tx, app.id, [input.email]);
       let row: TesterRow;
       if (existing) {
@@ -228,7 +252,7 @@ export class TesterService {
     return this.deps.db.transaction(async (tx) => {
       const emails = rows.map((row) => row.email);
       const existing = new Map((await findTestersByEmail(tx, app.id, emails)).map((row) => [row.email, row]));
-      const accounts = await findUserIdsByEmail(tx, emails);
+      const accounts = await this.accountIdsByEmail(emails, tx);
       const fresh = rows.filter((row) => !existing.has(row.email));
       const inserted = await insertTesters(
         tx,

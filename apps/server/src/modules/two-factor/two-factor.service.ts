@@ -8,17 +8,12 @@ import { randomBytes } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import { AppError } from "../../http/errors.ts";
-import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import { SecretBox } from "../../platform/crypto/secret-box.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
-import {
-  advanceLastStep,
-  consumeRecoveryCode,
-  findTwoFactorState,
-  replaceRecoveryCodes,
-  saveTwoFactorState,
-} from "./two-factor.repo.ts";
+import type { PersonalDataSection } from "../../platform/personal-data.ts";
+import type { UserService } from "../users/user.service.ts";
+import { consumeRecoveryCode, listRecoveryCodeStates, replaceRecoveryCodes } from "./two-factor.repo.ts";
 
 const issuer = "Tarmac";
 const recoveryCodeCount = 10;
@@ -41,18 +36,39 @@ function normalizeRecoveryCode(code: string): string {
 
 export class TwoFactorService {
   private readonly box: SecretBox;
+  private readonly db: Database;
 
-  constructor(
-    private readonly db: Database,
-    secretKey: string,
-  ) {
-    this.box = new SecretBox(secretKey, "two-factor-secret");
+  constructor(private readonly deps: { db: Database; users: UserService; secretKey: string }) {
+    this.db = deps.db;
+    this.box = new SecretBox(deps.secretKey, "two-factor-secret");
   }
 
+  /** The 2FA columns live on the user row, which the users module owns. */
   private async getState(userId: number) {
-    const state = await findTwoFactorState(this.db, userId);
-    if (!state) throw AppError.notFound();
-    return state;
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw AppError.notFound();
+    return {
+      email: user.email,
+      secret: user.twoFactorSecret,
+      enabled: user.twoFactorEnabled,
+      lastStep: user.twoFactorLastStep,
+    };
+  }
+
+  private async saveState(
+    userId: number,
+    state: { secret?: string | null; enabled?: boolean; lastStep?: number | null },
+    db = this.db,
+  ) {
+    await this.deps.users.update(
+      userId,
+      {
+        ...(state.secret !== undefined ? { twoFactorSecret: state.secret } : {}),
+        ...(state.enabled !== undefined ? { twoFactorEnabled: state.enabled } : {}),
+        ...(state.lastStep !== undefined ? { twoFactorLastStep: state.lastStep } : {}),
+      },
+      db,
+    );
   }
 
   /** A new pending secret with its otpauth URI and QR code; enabling needs a code from it. */
@@ -60,7 +76,7 @@ export class TwoFactorService {
     const state = await this.getState(userId);
     if (state.enabled) throw AppError.badRequest("Two-factor authentication is already enabled.");
     const secret = generateSecret();
-    await saveTwoFactorState(this.db, userId, { secret: this.box.seal(secret), lastStep: null });
+    await this.saveState(userId, { secret: this.box.seal(secret), lastStep: null });
     const otpauthUri = generateURI({ issuer, label: state.email, secret });
     const qrCode = await QRCode.toDataURL(otpauthUri, { errorCorrectionLevel: "M", margin: 2, width: 240 });
     return { secret, otpauthUri, qrCode };
@@ -81,7 +97,7 @@ export class TwoFactorService {
       ...(lastStep !== null ? { afterTimeStep: lastStep } : {}),
     });
     if (!result.valid || !("timeStep" in result)) return false;
-    return advanceLastStep(this.db, userId, result.timeStep);
+    return this.deps.users.advanceTwoFactorStep(userId, result.timeStep);
   }
 
   private async issueRecoveryCodes(db: Database, userId: number): Promise<string[]> {
@@ -102,7 +118,7 @@ export class TwoFactorService {
       throw AppError.validation({ token: [invalidCodeMessage] });
     }
     return this.db.transaction(async (tx) => {
-      await saveTwoFactorState(tx, userId, { enabled: true });
+      await this.saveState(userId, { enabled: true }, tx);
       return this.issueRecoveryCodes(tx, userId);
     });
   }
@@ -121,7 +137,7 @@ export class TwoFactorService {
       const ok = await this.verifySecondFactor(userId, proof.token);
       if (!ok) throw AppError.validation({ token: [invalidCodeMessage] });
     } else if (proof.password) {
-      if (!(await verifyPassword(state.passwordHash, proof.password))) {
+      if (!(await this.deps.users.verifyPassword(userId, proof.password))) {
         throw AppError.validation({ password: ["Wrong password."] });
       }
     } else {
@@ -133,7 +149,7 @@ export class TwoFactorService {
   /** Turns 2FA off without proof; for organization admins acting on a member (they check the rights). */
   async disableTwoFactor(userId: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await saveTwoFactorState(tx, userId, { enabled: false, secret: null, lastStep: null });
+      await this.saveState(userId, { enabled: false, secret: null, lastStep: null }, tx);
       await replaceRecoveryCodes(tx, userId, []);
     });
   }
@@ -152,4 +168,12 @@ export class TwoFactorService {
     if (normalized.length !== 16) return false;
     return consumeRecoveryCode(this.db, userId, hashToken(normalized), new Date());
   }
+
+  readonly personalData: PersonalDataSection = {
+    name: "recovery_codes",
+    load: async (person) => {
+      const codes = await listRecoveryCodeStates(this.db, person.id);
+      return { total: codes.length, unused: codes.filter((code) => code.usedAt === null).length };
+    },
+  };
 }

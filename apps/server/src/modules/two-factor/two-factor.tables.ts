@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "../users/users.tables.ts";
 
 /** Two-factor recovery codes: ten per generation, single use, hashed. */

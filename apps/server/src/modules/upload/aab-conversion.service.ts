@@ -6,10 +6,12 @@ import { pipeline } from "node:stream/promises";
 import { uploadErrorMessages } from "@tarmac/contracts";
 import type { Database } from "../../platform/db/client.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
+import type { BuildRecordService } from "../application/build-record.service.ts";
+import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import { type AabConverterConfig, buildUniversalApks } from "./aab-converter.ts";
 import { openZipEntry } from "./apks-entry.ts";
-import { addUsage, findUploadTask, findVersion, updateUploadTask, updateVersion } from "./upload.repo.ts";
-import { buildKey } from "./upload-stream.ts";
+import { findUploadTask, updateUploadTask } from "./upload.repo.ts";
+import { buildKey } from "./upload-intake.ts";
 
 /**
  * Makes the universal APK of an AAB version: bundletool runs on a local copy, the APK goes to
@@ -23,6 +25,8 @@ export class AabConversionWorker {
       db: Database;
       storage: StorageResolver;
       converter: AabConverterConfig | null;
+      builds: BuildRecordService;
+      usage: OrganizationUsageService;
     },
   ) {}
 
@@ -31,7 +35,7 @@ export class AabConversionWorker {
     const task = await findUploadTask(db, taskId);
     // Finished tasks stay finished: a retried job must not convert twice.
     if (!task || task.state === "SUCCESS" || task.state === "FAILURE" || !task.versionId) return;
-    const version = await findVersion(db, task.organizationId, task.versionId);
+    const version = await this.deps.builds.findVersion(task.organizationId, task.versionId);
     if (!version) {
       await updateUploadTask(db, taskId, {
         state: "FAILURE",
@@ -53,18 +57,18 @@ export class AabConversionWorker {
       apkKey = buildKey(task.organizationId);
       const stored = await driver.put(apkKey, entry.stream);
       await db.transaction(async (tx) => {
-        await updateVersion(tx, version.id, {
-          state: "ready",
-          universalApkKey: stored.key,
-          universalApkSize: stored.size,
-        });
-        await addUsage(tx, task.organizationId, { bytes: stored.size });
+        await this.deps.builds.updateVersion(
+          version.id,
+          { state: "ready", universalApkKey: stored.key, universalApkSize: stored.size },
+          tx,
+        );
+        await this.deps.usage.addUsage(task.organizationId, { bytes: stored.size }, tx);
         await updateUploadTask(tx, taskId, { state: "SUCCESS" });
       });
     } catch (error) {
       if (apkKey) await driver.delete(apkKey).catch(() => undefined);
       await db.transaction(async (tx) => {
-        await updateVersion(tx, version.id, { state: "failed" });
+        await this.deps.builds.updateVersion(version.id, { state: "failed" }, tx);
         await updateUploadTask(tx, taskId, {
           state: "FAILURE",
           errorCode: 9,

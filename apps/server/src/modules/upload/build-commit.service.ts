@@ -4,22 +4,11 @@ import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import type { JobDefinition } from "../../platform/jobs/define-job.ts";
 import type { ApplicationRow } from "../application/application.repo.ts";
-import {
-  addUsage,
-  findApplication,
-  findProject,
-  findQuota,
-  insertApplication,
-  insertProject,
-  insertUploadTask,
-  insertVersion,
-  listVersionKeys,
-  markNewVersion,
-  type Quota,
-} from "./upload.repo.ts";
+import type { Quota } from "../organization/organization-usage.service.ts";
+import { buildFacts, type StagedBuild, storedFileColumns } from "./build-inspection.ts";
+import { insertUploadTask } from "./upload.repo.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
-import { buildFacts, type StagedBuild, storedFileColumns } from "./build-inspection.ts";
 import { compareBuilds, newestBuild } from "./version-order.ts";
 
 const bytesPerMb = 1024 * 1024;
@@ -72,10 +61,7 @@ export function checkBuildLimits(quota: Quota, fileSize: number): void {
  * move together. Shared by the confirm call and the CI upload.
  */
 export class BuildCommitService {
-  constructor(
-    private readonly deps: BuildDeps,
-    private readonly convertJob: JobDefinition,
-  ) {}
+  constructor(private readonly deps: BuildDeps & { convertJob: JobDefinition }) {}
 
   async commit(
     userId: number,
@@ -117,7 +103,7 @@ export class BuildCommitService {
     const facts = buildFacts(staged.buildInfo);
     const convert = Boolean(details.convertToApk) && facts.fileType === "aab";
     if (convert && !this.deps.aabConversion) throw uploadError(8);
-    const quota = await findQuota(tx, organizationId);
+    const quota = await this.deps.usage.getQuota(organizationId, tx);
     if (!quota) throw AppError.notFound();
     checkBuildLimits(quota, staged.fileSize);
 
@@ -132,7 +118,7 @@ export class BuildCommitService {
       app = await this.createApp(tx, userId, quota, staged, target.draft, facts.bundleId);
       created = true;
     } else {
-      const found = await findApplication(tx, organizationId, target.appId);
+      const found = await this.deps.applications.findApp(organizationId, target.appId, tx);
       if (!found) throw AppError.notFound();
       app = found;
       newBundleId = await this.checkVersionRules(
@@ -145,25 +131,28 @@ export class BuildCommitService {
       );
     }
 
-    const row = await insertVersion(tx, {
-      organizationId,
-      applicationId: app.id,
-      version,
-      buildNumber,
-      state: convert ? "processing" : "ready",
-      ...storedFileColumns(staged),
-      bundleId: facts.bundleId,
-      minOsVersion: facts.minOsVersion,
-      whatsNew: details.whatsNew ?? "",
-      comment: details.comment ?? "",
-      readyToSale: details.readyToSale,
-      gitBranch: details.gitBranch ?? null,
-      gitTag: details.gitTag ?? null,
-      gitCommit: details.gitCommit ?? null,
-      uploadedBy: userId,
-    });
-    await markNewVersion(tx, app.id, row.id, newBundleId);
-    await addUsage(tx, organizationId, { bytes: staged.fileSize, builds: 1 });
+    const row = await this.deps.builds.addVersion(
+      {
+        organizationId,
+        applicationId: app.id,
+        version,
+        buildNumber,
+        state: convert ? "processing" : "ready",
+        ...storedFileColumns(staged),
+        bundleId: facts.bundleId,
+        minOsVersion: facts.minOsVersion,
+        whatsNew: details.whatsNew ?? "",
+        comment: details.comment ?? "",
+        readyToSale: details.readyToSale,
+        gitBranch: details.gitBranch ?? null,
+        gitTag: details.gitTag ?? null,
+        gitCommit: details.gitCommit ?? null,
+        uploadedBy: userId,
+      },
+      newBundleId,
+      tx,
+    );
+    await this.deps.usage.addUsage(organizationId, { bytes: staged.fileSize, builds: 1 }, tx);
 
     const log = { organizationId, applicationId: app.id, userId, versionId: row.id };
     const about = { version, build_version_number: buildNumber, file_name: staged.fileName };
@@ -189,9 +178,9 @@ export class BuildCommitService {
         userId,
         applicationId: app.id,
         versionId: row.id,
-        kind: this.convertJob.name,
+        kind: this.deps.convertJob.name,
       });
-      await this.deps.jobs.send(this.convertJob, { taskId }, { tx });
+      await this.deps.jobs.send(this.deps.convertJob, { taskId }, { tx });
     }
     return { organizationId, applicationId: app.id, versionId: row.id, taskId };
   }
@@ -206,7 +195,7 @@ export class BuildCommitService {
     details: VersionDetails,
   ): Promise<string | undefined> {
     if (staged.appType !== app.appType) throw uploadError(5);
-    const existing = await listVersionKeys(tx, app.id);
+    const existing = await this.deps.builds.listVersionKeys(app.id, tx);
     if (existing.some((row) => row.version === key.version && row.buildNumber === key.buildNumber)) {
       throw uploadError(2);
     }
@@ -232,7 +221,7 @@ export class BuildCommitService {
     let projectId: number;
     let title: string;
     if (draft.projectId) {
-      const project = await findProject(tx, organizationId, draft.projectId);
+      const project = await this.deps.builds.findProject(organizationId, draft.projectId, tx);
       if (!project) {
         throw AppError.validation({
           project_app: [`Invalid pk "${draft.projectId}" - object does not exist.`],
@@ -254,23 +243,26 @@ export class BuildCommitService {
           "projects_limit_reached",
         );
       }
-      projectId = (await insertProject(tx, organizationId, draft.projectTitle as string)).id;
-      await addUsage(tx, organizationId, { projects: 1 });
+      projectId = (await this.deps.builds.createProject(organizationId, draft.projectTitle as string, tx)).id;
+      await this.deps.usage.addUsage(organizationId, { projects: 1 }, tx);
       title = draft.title as string;
     }
-    return insertApplication(tx, {
-      organizationId,
-      projectId,
-      title,
-      appType: staged.appType,
-      environment: draft.environment || "Production",
-      description: draft.description ?? "",
-      appKey: randomBytes(20).toString("hex"),
-      bundleId,
-      slackWebhookSealed: draft.slackWebhook ? this.deps.secrets.seal(draft.slackWebhook) : null,
-      slackChannel: draft.slackChannel ?? "",
-      readyToSale: draft.readyToSale,
-      createdBy: userId,
-    });
+    return this.deps.builds.createApp(
+      {
+        organizationId,
+        projectId,
+        title,
+        appType: staged.appType,
+        environment: draft.environment || "Production",
+        description: draft.description ?? "",
+        appKey: randomBytes(20).toString("hex"),
+        bundleId,
+        slackWebhookSealed: draft.slackWebhook ? this.deps.secrets.seal(draft.slackWebhook) : null,
+        slackChannel: draft.slackChannel ?? "",
+        readyToSale: draft.readyToSale,
+        createdBy: userId,
+      },
+      tx,
+    );
   }
 }

@@ -2,11 +2,11 @@ import type { ApplicationRecord, CreateAppInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { canOnApp } from "../application/application.policy.ts";
-import { deletePreload, findPreloadForUpdate, type PreloadRow } from "./upload.repo.ts";
 import type { BuildCommitService, CommitTarget } from "./build-commit.service.ts";
+import type { StagedBuild } from "./build-inspection.ts";
+import { deletePreload, findPreloadForUpdate, type PreloadRow } from "./upload.repo.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { preloadInvalid } from "./upload-errors.ts";
-import type { StagedBuild } from "./build-inspection.ts";
 
 export type ConfirmOutcome = { status: 201; record: ApplicationRecord } | { status: 202; taskId: string };
 
@@ -48,10 +48,7 @@ export async function takePreload(
 
 /** The confirm call: a preload becomes a new app or a new version of an app. */
 export class BuildCreateService {
-  constructor(
-    private readonly deps: BuildDeps,
-    private readonly commits: BuildCommitService,
-  ) {}
+  constructor(private readonly deps: BuildDeps & { commits: BuildCommitService }) {}
 
   async confirm(userId: number, input: CreateAppInput, appId?: number): Promise<ConfirmOutcome> {
     let organizationId = input.organization;
@@ -78,7 +75,7 @@ export class BuildCreateService {
         },
       };
     }
-    const result = await this.commits.commit(
+    const result = await this.deps.commits.commit(
       userId,
       organizationId,
       target,

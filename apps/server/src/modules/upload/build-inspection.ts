@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { type AppType, type BuildInfo, InspectError, inspect } from "@tarmac/inspector";
-import { uploadError } from "./upload-errors.ts";
 import { storageSource } from "./storage-source.ts";
-import type { StreamedFile } from "./upload-stream.ts";
+import { uploadError } from "./upload-errors.ts";
+import type { StreamedFile } from "./upload-intake.ts";
 
 /** A stored and inspected build, not yet a version: a preload row or a CI upload in flight. */
 export interface StagedBuild {

@@ -1,13 +1,13 @@
 import type { ApplicationRecord, AppType } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import type { AuthTokenService } from "../auth/auth-token.service.ts";
-import { findApplicationByKey, findQuota } from "./upload.repo.ts";
+import type { UploadSource } from "../../platform/storage/upload-source.ts";
+import type { TokenService } from "../users/token.service.ts";
 import type { BuildCommitService } from "./build-commit.service.ts";
-import type { BuildDeps } from "./upload-deps.ts";
-import { uploadError } from "./upload-errors.ts";
 import { discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
 import { type PreloadTarget, remainingSpace } from "./preload.service.ts";
-import type { StreamedFile } from "./upload-stream.ts";
+import type { BuildDeps } from "./upload-deps.ts";
+import { uploadError } from "./upload-errors.ts";
+import { type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
 
 const truthy = new Set(["1", "true", "yes", "on"]);
 
@@ -26,15 +26,30 @@ function optional(value: string | undefined, max: number): string | null {
  */
 export class CiUploadService {
   constructor(
-    private readonly deps: BuildDeps,
-    private readonly commits: BuildCommitService,
-    private readonly tokens: AuthTokenService,
+    private readonly deps: BuildDeps & {
+      commits: BuildCommitService;
+      tokens: Pick<TokenService, "resolve">;
+      maxUploadBytes: number;
+    },
   ) {}
+
+  /**
+   * PUT /api/app_upload/{app_key}/{api_key}/: the target is known from the URL, so the text
+   * fields may come before or after the file.
+   */
+  async upload(appKey: string, apiKey: string, source: UploadSource): Promise<ApplicationRecord> {
+    const target = await this.resolveTarget(appKey, apiKey);
+    const { fields, file } = await source.read((incoming) =>
+      storeIncomingFile(incoming, target, this.deps.maxUploadBytes),
+    );
+    if (!file) throw AppError.validation({ app: ["No file was submitted."] });
+    return this.complete(target, file, fields);
+  }
 
   /** The app and uploader behind the URL; any mismatch is the same 404, so keys cannot be probed. */
   async resolveTarget(appKey: string, apiKey: string): Promise<PreloadTarget> {
-    const token = await this.tokens.resolve(apiKey);
-    const app = await findApplicationByKey(this.deps.db, appKey);
+    const token = await this.deps.tokens.resolve(apiKey);
+    const app = await this.deps.builds.findAppByKey(appKey);
     if (token?.kind !== "api_key" || !token.isActive || !app) throw AppError.notFound();
     try {
       await this.deps.applications.getAccessibleApp(token.userId, app.id, "build:upload");
@@ -42,7 +57,7 @@ export class CiUploadService {
       if (error instanceof AppError) throw AppError.notFound();
       throw error;
     }
-    const quota = await findQuota(this.deps.db, app.organizationId);
+    const quota = await this.deps.usage.getQuota(app.organizationId);
     if (!quota) throw AppError.notFound();
     const maxBytes = remainingSpace(quota);
     if (maxBytes !== undefined && maxBytes < 0) throw uploadError(6);
@@ -66,7 +81,7 @@ export class CiUploadService {
     try {
       staged = await inspectStoredBuild(file, target.appTypeHint);
       const ready = staged;
-      await this.commits.commit(
+      await this.deps.commits.commit(
         target.userId,
         target.organizationId,
         { kind: "version", appId: app.id },

@@ -1,21 +1,12 @@
 import type { ExchangeFileInput, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { FileDeletion } from "../application/application.jobs.ts";
-import {
-  addUsage,
-  deletePreload,
-  findApplication,
-  findQuota,
-  findVersion,
-  findVersionForUpdate,
-  findVersionOwner,
-  updateVersion,
-} from "./upload.repo.ts";
 import { checkBuildLimits } from "./build-commit.service.ts";
 import { stagedFromPreload, takePreload } from "./build-create.service.ts";
+import { buildFacts, storedFileColumns } from "./build-inspection.ts";
+import { deletePreload } from "./upload.repo.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
-import { buildFacts, storedFileColumns } from "./build-inspection.ts";
 
 /**
  * Replaces the file of an existing version with a preloaded one (same platform and bundle id),
@@ -23,14 +14,15 @@ import { buildFacts, storedFileColumns } from "./build-inspection.ts";
  */
 export class ExchangeService {
   constructor(
-    private readonly deps: BuildDeps,
-    /** The application module's file deletion: runs once the transaction commits. */
-    private readonly deleteFiles: FileDeletion,
+    private readonly deps: BuildDeps & {
+      /** The application module's file deletion: runs once the transaction commits. */
+      deleteFiles: FileDeletion;
+    },
   ) {}
 
   async exchange(userId: number, versionId: number, input: ExchangeFileInput): Promise<Version> {
     const { db } = this.deps;
-    const located = await findVersionOwner(db, versionId);
+    const located = await this.deps.builds.findVersionOwner(versionId);
     if (!located) throw AppError.notFound();
     const { app } = await this.deps.applications.getAccessibleApp(
       userId,
@@ -40,8 +32,8 @@ export class ExchangeService {
     const organizationId = app.organizationId;
     await db.transaction(async (tx) => {
       await this.deps.membership.lockOrganization(organizationId, tx);
-      const version = await findVersionForUpdate(tx, versionId);
-      const current = await findApplication(tx, organizationId, app.id);
+      const version = await this.deps.builds.lockVersion(versionId, tx);
+      const current = await this.deps.applications.findApp(organizationId, app.id, tx);
       if (!version || !current || version.applicationId !== current.id) throw AppError.notFound();
       if (version.state === "processing") {
         throw new AppError("version_processing", 409, "This version is still processing.");
@@ -52,20 +44,24 @@ export class ExchangeService {
       if (staged.appType !== current.appType) throw uploadError(5);
       if (current.bundleId && facts.bundleId && current.bundleId !== facts.bundleId) throw uploadError(4);
       const delta = staged.fileSize - version.fileSize - version.universalApkSize;
-      const quota = await findQuota(tx, organizationId);
+      const quota = await this.deps.usage.getQuota(organizationId, tx);
       if (!quota) throw AppError.notFound();
       // Only growth can break the space limit; the build count does not change.
       if (delta > 0) checkBuildLimits({ ...quota, buildLimit: 0 }, delta);
-      await updateVersion(tx, version.id, {
-        ...storedFileColumns(staged),
-        bundleId: facts.bundleId,
-        minOsVersion: facts.minOsVersion,
-        // A universal APK made from the old bundle no longer matches the file.
-        universalApkKey: null,
-        universalApkSize: 0,
-        state: "ready",
-      });
-      await addUsage(tx, organizationId, { bytes: delta });
+      await this.deps.builds.updateVersion(
+        version.id,
+        {
+          ...storedFileColumns(staged),
+          bundleId: facts.bundleId,
+          minOsVersion: facts.minOsVersion,
+          // A universal APK made from the old bundle no longer matches the file.
+          universalApkKey: null,
+          universalApkSize: 0,
+          state: "ready",
+        },
+        tx,
+      );
+      await this.deps.usage.addUsage(organizationId, { bytes: delta }, tx);
       await deletePreload(tx, preload.id);
       await this.deps.appLogs.record(
         {
@@ -81,9 +77,9 @@ export class ExchangeService {
       const replaced = [version.fileKey, version.iconKey, version.universalApkKey].filter(
         (key): key is string => Boolean(key) && key !== staged.iconKey,
       );
-      await this.deleteFiles(replaced, tx);
+      await this.deps.deleteFiles(replaced, tx);
     });
-    const updated = await findVersion(db, organizationId, versionId);
+    const updated = await this.deps.builds.findVersion(organizationId, versionId);
     if (!updated) throw AppError.notFound();
     return this.deps.applications.presentVersion(updated);
   }

@@ -6,11 +6,10 @@
 import { randomBytes } from "node:crypto";
 import type { AppType, PreloadResult } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import type { IncomingFile, UploadSource } from "../../platform/storage/upload-source.ts";
 import { canOnApp } from "../application/application.policy.ts";
 import type { ApplicationRow } from "../application/application.repo.ts";
-import { findQuota, insertPreload, type Quota, versionExists } from "./upload.repo.ts";
-import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
-import { uploadError } from "./upload-errors.ts";
+import type { Quota } from "../organization/organization-usage.service.ts";
 import {
   buildFacts,
   discardStaged,
@@ -18,7 +17,10 @@ import {
   type StagedBuild,
   storedFileColumns,
 } from "./build-inspection.ts";
-import type { StreamedFile, UploadTarget } from "./upload-stream.ts";
+import { insertPreload } from "./upload.repo.ts";
+import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
+import { uploadError } from "./upload-errors.ts";
+import { type StreamedFile, storeIncomingFile, type UploadTarget } from "./upload-intake.ts";
 
 const bytesPerMb = 1024 * 1024;
 
@@ -59,7 +61,22 @@ export function opaquePath(): string {
 }
 
 export class PreloadService {
-  constructor(private readonly deps: BuildDeps) {}
+  constructor(private readonly deps: BuildDeps & { maxUploadBytes: number }) {}
+
+  /**
+   * POST /api/applicationadd/?preload=1: stores the file, reads it and keeps it for 24 hours as
+   * a preload. Where the file goes and how big it may be are decided when it starts, from the
+   * fields before it (organization, app, app_type).
+   */
+  async preload(userId: number, source: UploadSource): Promise<PreloadResult> {
+    let target: PreloadTarget | null = null;
+    const { file } = await source.read(async (incoming: IncomingFile, fields) => {
+      target = await this.resolveTarget(userId, fields);
+      return storeIncomingFile(incoming, target, this.deps.maxUploadBytes);
+    });
+    if (!file || !target) throw AppError.validation({ file: ["No file was submitted."] });
+    return this.completePreload(target, file);
+  }
 
   /**
    * Runs when the file part starts: who may upload where, and how many bytes the plan leaves.
@@ -77,7 +94,7 @@ export class PreloadService {
     } else if (!canOnApp(member.role, "app:create", { visible: false })) {
       throw AppError.forbidden();
     }
-    const quota = await findQuota(this.deps.db, organizationId);
+    const quota = await this.deps.usage.getQuota(organizationId);
     if (!quota) throw AppError.notFound();
     const maxBytes = remainingSpace(quota);
     if (maxBytes !== undefined && maxBytes < 0) throw uploadError(6);
@@ -123,7 +140,7 @@ export class PreloadService {
       preload_path: row.path,
       version,
       build_version_number: buildNumber,
-      version_exist: app ? await versionExists(this.deps.db, app.id, version, buildNumber) : false,
+      version_exist: app ? await this.deps.builds.versionExists(app.id, version, buildNumber) : false,
       unique_app_id_changed: bundleChanged,
       unique_app_id_new: bundleChanged ? facts.bundleId : null,
       app_type: staged.appType,

@@ -1,7 +1,8 @@
 import type { Database } from "../../platform/db/client.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
-import { findReferencedKeys, takeExpiredPreloads } from "./upload.repo.ts";
+import type { BuildRecordService } from "../application/build-record.service.ts";
+import { findKeysReferencedByPreloads, takeExpiredPreloads } from "./upload.repo.ts";
 
 /** Only the upload side's own objects are swept; logos, exports and the like have their own owners. */
 const sweptKey = /^orgs\/\d+\/(builds|icons)\//;
@@ -23,6 +24,7 @@ export class StorageSweeper {
       db: Database;
       storage: StorageDriver;
       resolver: StorageResolver;
+      builds: Pick<BuildRecordService, "referencedKeys">;
       graceSeconds: number;
     },
   ) {}
@@ -47,7 +49,8 @@ export class StorageSweeper {
     let deletedObjects = 0;
     let batch: string[] = [];
     const flush = async () => {
-      const referenced = await findReferencedKeys(this.deps.db, batch);
+      const referenced = await this.deps.builds.referencedKeys(batch);
+      for (const key of await findKeysReferencedByPreloads(this.deps.db, batch)) referenced.add(key);
       for (const key of batch) {
         if (referenced.has(key)) continue;
         await storage.delete(key);

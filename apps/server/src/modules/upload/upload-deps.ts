@@ -4,14 +4,19 @@ import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { AppLogService } from "../application/app-log.service.ts";
 import type { ApplicationService } from "../application/application.service.ts";
+import type { BuildRecordService } from "../application/build-record.service.ts";
 import type { VersionPresenter } from "../application/version.presenter.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 
-/** What the upload side needs from the platform and from the application module. */
+/** What the upload side needs from the platform, organizations and the application module. */
 export interface BuildDeps {
   db: Database;
   membership: MembershipService;
+  usage: OrganizationUsageService;
   applications: ApplicationService;
+  /** Where projects, apps and versions made from uploads are recorded. */
+  builds: BuildRecordService;
   appLogs: AppLogService;
   versions: VersionPresenter;
   /** Seals Slack webhook URLs the way the application module opens them. */

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { defineJob } from "../../platform/jobs/define-job.ts";
-import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { AabConversionWorker } from "./aab-conversion.service.ts";
 import type { StorageSweeper } from "./storage-sweep.service.ts";
 
-export function createBuildJobs(workers: { sweeper: StorageSweeper; conversion: AabConversionWorker }) {
+export function createUploadJobs(workers: { sweeper: StorageSweeper; conversion: AabConversionWorker }) {
   return {
     convertAab: defineJob({
       name: "build.convert-aab",
@@ -34,15 +33,4 @@ export function createBuildJobs(workers: { sweeper: StorageSweeper; conversion: 
   };
 }
 
-export type BuildJobs = ReturnType<typeof createBuildJobs>;
-
-/** Preloads live 24 h and are checked every 15 minutes; the sweep runs daily at 04:41 UTC. */
-export async function scheduleBuildJobs(jobs: JobQueue, buildJobs: BuildJobs): Promise<void> {
-  await jobs.schedule(buildJobs.expirePreloads, "*/15 * * * *");
-  await jobs.schedule(buildJobs.sweepStorage, "41 4 * * *");
-}
-
-/** A worker starting after a crash cleans up what the crash left, without waiting for the night. */
-export async function sweepAtWorkerStart(jobs: JobQueue, buildJobs: BuildJobs): Promise<void> {
-  await jobs.send(buildJobs.sweepStorage, {}, { singletonKey: "storage.sweep.start" });
-}
+export type UploadJobs = ReturnType<typeof createUploadJobs>;

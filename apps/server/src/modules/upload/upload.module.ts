@@ -1,22 +1,24 @@
+import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import {
   type OrganizationStorage,
   platformStorageResolver,
   type StorageResolver,
 } from "../../platform/storage/storage-resolver.ts";
-import type { ApplicationServices } from "../application/application-services.ts";
-import type { AuthTokenService } from "../auth/auth-token.service.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
+import type { ApplicationServices } from "../application/application.module.ts";
+import type { OrganizationServices } from "../organization/organization.module.ts";
+import type { UsersServices } from "../users/users.module.ts";
 import { AabConversionWorker } from "./aab-conversion.service.ts";
 import { converterFromConfig } from "./aab-converter.ts";
-import { createBuildJobs } from "./upload.jobs.ts";
 import { BuildCommitService } from "./build-commit.service.ts";
 import { BuildCreateService } from "./build-create.service.ts";
-import type { BuildDeps } from "./upload-deps.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
 import { ExchangeService } from "./exchange.service.ts";
 import { PreloadService } from "./preload.service.ts";
 import { StorageSweeper } from "./storage-sweep.service.ts";
+import { createUploadJobs } from "./upload.jobs.ts";
+import { registerUploadRoutes } from "./upload.routes.ts";
+import type { BuildDeps } from "./upload-deps.ts";
 import { UploadTaskService } from "./upload-task.service.ts";
 
 /** The resolver the upload side uses; swapped when organization storage settings change (and in tests). */
@@ -32,50 +34,60 @@ export class SwitchableStorageResolver implements StorageResolver {
   }
 }
 
-export type BuildServices = ReturnType<typeof createBuildServices>;
-
-/** Builds the upload-side services and registers their jobs. */
-export function createBuildServices(
+/** Uploads: streaming builds to storage, preloads, CI uploads, file exchange, AAB conversion, the sweep. */
+export function createUploadModule(
   platform: Platform,
-  deps: {
-    apps: ApplicationServices;
-    membership: MembershipService;
-    tokens: AuthTokenService;
-  },
+  deps: UsersServices & OrganizationServices & ApplicationServices,
 ) {
   const { db } = platform.database;
+  const maxUploadBytes = platform.config.UPLOAD_MAX_BYTES;
   const storage = new SwitchableStorageResolver(platformStorageResolver(platform.storage));
   const converter = converterFromConfig(platform.config);
   const sweeper = new StorageSweeper({
     db,
     storage: platform.storage,
     resolver: storage,
+    builds: deps.builds,
     graceSeconds: platform.config.STORAGE_SWEEP_GRACE_SECONDS,
   });
-  const conversion = new AabConversionWorker({ db, storage, converter });
-  const jobs = createBuildJobs({ sweeper, conversion });
-  platform.jobs.register(Object.values(jobs));
+  const conversion = new AabConversionWorker({
+    db,
+    storage,
+    converter,
+    builds: deps.builds,
+    usage: deps.usage,
+  });
+  const jobs = createUploadJobs({ sweeper, conversion });
   const buildDeps: BuildDeps = {
     db,
     membership: deps.membership,
-    applications: deps.apps.applications,
-    appLogs: deps.apps.appLogs,
-    versions: deps.apps.versions,
-    secrets: deps.apps.secrets,
+    usage: deps.usage,
+    applications: deps.applications,
+    builds: deps.builds,
+    appLogs: deps.appLogs,
+    versions: deps.versions,
+    secrets: deps.secrets,
     storage,
     jobs: platform.jobs,
     aabConversion: converter !== null,
   };
-  const commits = new BuildCommitService(buildDeps, jobs.convertAab);
+  const commits = new BuildCommitService({ ...buildDeps, convertJob: jobs.convertAab });
+  const preloads = new PreloadService({ ...buildDeps, maxUploadBytes });
+  const creates = new BuildCreateService({ ...buildDeps, commits });
+  const ciUploads = new CiUploadService({ ...buildDeps, commits, tokens: deps.tokens, maxUploadBytes });
+  const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
+  const tasks = new UploadTaskService(buildDeps);
   return {
-    storage,
-    jobs,
-    sweeper,
-    conversion,
-    preloads: new PreloadService(buildDeps),
-    creates: new BuildCreateService(buildDeps, commits),
-    ciUploads: new CiUploadService(buildDeps, commits, deps.tokens),
-    exchanges: new ExchangeService(buildDeps, deps.apps.deleteFiles),
-    tasks: new UploadTaskService(buildDeps),
-  };
+    services: { storage, sweeper, creates },
+    routes: (app) => registerUploadRoutes(app, { preloads, ciUploads, exchanges, tasks, maxUploadBytes }),
+    jobs: Object.values(jobs),
+    schedules: [
+      // Preloads live 24 h and are checked every 15 minutes; the sweep runs daily at 04:41 UTC,
+      // and once when a worker starts, so a crash's leftovers do not wait for the night.
+      { job: jobs.expirePreloads, cron: "*/15 * * * *" },
+      { job: jobs.sweepStorage, cron: "41 4 * * *", atWorkerStart: true },
+    ],
+  } satisfies AppModule;
 }
+
+export type UploadServices = ReturnType<typeof createUploadModule>["services"];

@@ -1,11 +1,9 @@
 import {
   applicationRecord,
   badRequestBody,
-  createAppInput,
   errorBody,
   exchangeFileInput,
   preloadResult,
-  taskAccepted,
   uploadTaskResult,
   version,
 } from "@tarmac/contracts";
@@ -13,9 +11,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
-import { AppError } from "../../http/errors.ts";
-import type { BuildServices } from "./upload.module.ts";
-import { streamBuildUpload } from "./upload-stream.ts";
+import { multipartUploadSource } from "../../http/multipart-upload.ts";
+import type { CiUploadService } from "./ci-upload.service.ts";
+import type { ExchangeService } from "./exchange.service.ts";
+import type { PreloadService } from "./preload.service.ts";
+import type { UploadTaskService } from "./upload-task.service.ts";
 
 const tags = ["builds"];
 const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
@@ -29,17 +29,28 @@ const signedIn = {
   },
 };
 
-function requireMultipart(request: { isMultipart(): boolean }): void {
-  if (!request.isMultipart()) throw AppError.validation({ file: ["Send the build as multipart/form-data."] });
-}
-
 /** A refused upload stops reading the body: the connection closes instead of draining gigabytes. */
-function closeOnError(reply: FastifyReply): void {
-  reply.header("connection", "close");
+async function closingOnError<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    reply.header("connection", "close");
+    throw error;
+  }
 }
 
-export function registerBuildRoutes(app: FastifyInstance, services: BuildServices, maxUploadBytes: number) {
+export function registerUploadRoutes(
+  app: FastifyInstance,
+  deps: {
+    preloads: PreloadService;
+    ciUploads: CiUploadService;
+    exchanges: ExchangeService;
+    tasks: UploadTaskService;
+    maxUploadBytes: number;
+  },
+) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const { maxUploadBytes } = deps;
 
   routes.post(
     "/api/applicationadd/",
@@ -57,46 +68,8 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
     },
     async (request, reply) => {
       const actor = requireActiveActor(request);
-      requireMultipart(request);
-      let target: Awaited<ReturnType<typeof services.preloads.resolveTarget>> | null = null;
-      try {
-        const { file } = await streamBuildUpload(request, {
-          fileField: "file",
-          maxFileBytes: maxUploadBytes,
-          target: async (fields) => {
-            target = await services.preloads.resolveTarget(actor.userId, fields);
-            return target;
-          },
-        });
-        if (!file || !target) throw AppError.validation({ file: ["No file was submitted."] });
-        return await services.preloads.completePreload(target, file);
-      } catch (error) {
-        closeOnError(reply);
-        throw error;
-      }
-    },
-  );
-
-  routes.post(
-    "/api/applications/",
-    {
-      ...signedIn,
-      schema: {
-        tags,
-        summary:
-          "Confirm a preload: a new app, or with ?app= a new version (202 {task_id} while an AAB converts)",
-        querystring: z.object({
-          app: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-        }),
-        body: createAppInput,
-        response: { 201: applicationRecord, 202: taskAccepted, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const actor = requireActiveActor(request);
-      const outcome = await services.creates.confirm(actor.userId, request.body, request.query.app);
-      if (outcome.status === 202) return reply.status(202).send({ task_id: outcome.taskId });
-      return reply.status(201).send(outcome.record);
+      const source = multipartUploadSource(request, { fileFields: ["file"], maxFileBytes: maxUploadBytes });
+      return closingOnError(reply, () => deps.preloads.preload(actor.userId, source));
     },
   );
 
@@ -114,7 +87,7 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
     },
     async (request) => {
       const actor = requireActiveActor(request);
-      return services.exchanges.exchange(actor.userId, request.params.id, request.body);
+      return deps.exchanges.exchange(actor.userId, request.params.id, request.body);
     },
   );
 
@@ -133,20 +106,10 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
       },
     },
     async (request, reply) => {
-      requireMultipart(request);
-      try {
-        const target = await services.ciUploads.resolveTarget(request.params.app_key, request.params.api_key);
-        const { fields, file } = await streamBuildUpload(request, {
-          fileField: "app",
-          maxFileBytes: maxUploadBytes,
-          target: async () => target,
-        });
-        if (!file) throw AppError.validation({ app: ["No file was submitted."] });
-        return reply.status(201).send(await services.ciUploads.complete(target, file, fields));
-      } catch (error) {
-        closeOnError(reply);
-        throw error;
-      }
+      const { app_key, api_key } = request.params;
+      const source = multipartUploadSource(request, { fileFields: ["app"], maxFileBytes: maxUploadBytes });
+      const record = await closingOnError(reply, () => deps.ciUploads.upload(app_key, api_key, source));
+      return reply.status(201).send(record);
     },
   );
 
@@ -163,7 +126,7 @@ export function registerBuildRoutes(app: FastifyInstance, services: BuildService
     },
     async (request) => {
       const actor = requireActiveActor(request);
-      return services.tasks.getResult(actor.userId, request.params.id);
+      return deps.tasks.getResult(actor.userId, request.params.id);
     },
   );
 }

@@ -1,15 +1,16 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { authTokens, users } from "../../platform/db/schema/index.ts";
+import { users } from "./users.tables.ts";
 
 export type UserRow = typeof users.$inferSelect;
+export type UserChanges = Partial<Omit<typeof users.$inferInsert, "id" | "email" | "createdAt">>;
 
 /** E-mail addresses are kept lower-cased and trimmed, so lookups compare like with like. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function findUserByEmail(db: Database, email: string) {
+export async function findUserByEmail(db: Database, email: string): Promise<UserRow | null> {
   const [row] = await db
     .select()
     .from(users)
@@ -18,9 +19,22 @@ export async function findUserByEmail(db: Database, email: string) {
   return row ?? null;
 }
 
-export async function findUserById(db: Database, userId: number) {
+export async function findUserById(db: Database, userId: number): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   return row ?? null;
+}
+
+export async function findUsersByIds(db: Database, userIds: number[]): Promise<UserRow[]> {
+  if (userIds.length === 0) return [];
+  return db.select().from(users).where(inArray(users.id, userIds));
+}
+
+export async function findUsersByEmails(db: Database, emails: string[]): Promise<UserRow[]> {
+  if (emails.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(inArray(users.email, emails.map(normalizeEmail)));
 }
 
 export async function insertUser(
@@ -32,7 +46,7 @@ export async function insertUser(
     isActive: boolean;
     passwordHash?: string | null;
   },
-) {
+): Promise<UserRow> {
   const [created] = await db
     .insert(users)
     .values({ ...row, email: normalizeEmail(row.email) })
@@ -44,8 +58,8 @@ export async function insertUser(
 export async function updateUser(
   db: Database,
   userId: number,
-  changes: Partial<Omit<typeof users.$inferInsert, "id" | "email" | "createdAt">>,
-) {
+  changes: UserChanges,
+): Promise<UserRow | null> {
   const [updated] = await db.update(users).set(changes).where(eq(users.id, userId)).returning();
   return updated ?? null;
 }
@@ -54,25 +68,21 @@ export async function deleteUser(db: Database, userId: number): Promise<void> {
   await db.delete(users).where(eq(users.id, userId));
 }
 
-/** Revokes the user's live session tokens, except `keepTokenId` (the caller's own, on a password change). */
-export async function revokeUserSessions(db: Database, userId: number, now: Date, keepTokenId?: number) {
-  const conditions = [eq(authTokens.userId, userId), eq(authTokens.kind, "session")];
-  if (keepTokenId !== undefined) conditions.push(ne(authTokens.id, keepTokenId));
-  await db
-    .update(authTokens)
-    .set({ revokedAt: now })
-    .where(and(...conditions));
+/**
+ * Moves the last accepted TOTP step forward only if it is still behind `step`: two requests
+ * carrying the same code cannot both win.
+ */
+export async function advanceTwoFactorStep(db: Database, userId: number, step: number): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ twoFactorLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.twoFactorLastStep), lt(users.twoFactorLastStep, step))))
+    .returning({ id: users.id });
+  return updated.length === 1;
 }
 
-/** Revokes every API key of the user (a new key replaces them). */
-export async function revokeUserApiKeys(db: Database, userId: number, now: Date) {
-  await db
-    .update(authTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(authTokens.userId, userId), eq(authTokens.kind, "api_key")));
-}
-
-export function displayName(user: Pick<UserRow, "firstName" | "lastName" | "email">): string {
-  const name = `${user.firstName} ${user.lastName}`.trim();
-  return name || user.email;
+/** Locks the user's row for the rest of `tx`, so one person's requests happen one at a time; false if gone. */
+export async function lockUser(db: Database, userId: number): Promise<boolean> {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+  return rows.length === 1;
 }

@@ -9,6 +9,8 @@ export const mailMessage = z.object({
   html: z.string().optional(),
 });
 
+export type MailJobs = ReturnType<typeof createMailJobs>;
+
 /** Mail always leaves through a job: a slow or failing SMTP server never holds up a request, and retries. */
 export function createMailJobs(mailer: Mailer) {
   return {

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Database } from "../db/client.ts";
-import { mailOutbox } from "../db/schema/index.ts";
+import { mailOutbox } from "./outbox.tables.ts";
 
 export interface MailMessage {
   to: string;

@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Messages kept instead of sent when no SMTP server is configured (embedded/dev mode). */
 export const mailOutbox = pgTable(

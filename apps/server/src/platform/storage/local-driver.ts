@@ -1,15 +1,15 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { type Readable, Transform } from "node:stream";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { meteredPut } from "./metered-put.ts";
 import type { UrlSigner } from "./signed-url.ts";
 import {
   assertValidKey,
   type ByteRange,
   type ObjectInfo,
-  ObjectTooLargeError,
   type SignedUrlOptions,
   type StorageDriver,
   StorageKeyError,
@@ -37,26 +37,18 @@ export class LocalStorageDriver implements StorageDriver {
     return full;
   }
 
-  async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
+  put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
+    return meteredPut(key, body, options, (target, stream) => this.writeAtomically(target, stream));
+  }
+
+  /** Writes to a temporary file, syncs it and renames it into place: whole or not at all. */
+  private async writeAtomically(key: string, stream: Readable): Promise<void> {
     const target = this.pathOf(key);
     const tempDir = path.join(this.root, tempDirName);
     await mkdir(tempDir, { recursive: true });
     const temp = path.join(tempDir, `${randomUUID()}.part`);
-    const hash = createHash("sha256");
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        if (options.maxBytes !== undefined && size > options.maxBytes) {
-          callback(new ObjectTooLargeError(options.maxBytes));
-          return;
-        }
-        hash.update(chunk);
-        callback(null, chunk);
-      },
-    });
     try {
-      await pipeline(body, meter, createWriteStream(temp, { flags: "wx" }));
+      await pipeline(stream, createWriteStream(temp, { flags: "wx" }));
       // fsync before rename: a crash must never leave a renamed but empty file behind.
       const handle = await open(temp, "r");
       await handle.sync();
@@ -67,7 +59,6 @@ export class LocalStorageDriver implements StorageDriver {
       await rm(temp, { force: true });
       throw error;
     }
-    return { key, size, sha256: hash.digest("hex") };
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {

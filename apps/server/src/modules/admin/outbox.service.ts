@@ -1,0 +1,28 @@
+/** Owns the dev outbox: mail kept in the database when no SMTP server is configured. */
+import type { OutboxMessage } from "@tarmac/contracts";
+import type { PageParams } from "../../http/pagination.ts";
+import type { Database } from "../../platform/db/client.ts";
+import { listOutbox } from "../../platform/mail/outbox.repo.ts";
+
+export class OutboxService {
+  constructor(private readonly deps: { db: Database }) {}
+
+  async list(params: PageParams, to?: string): Promise<{ count: number; results: OutboxMessage[] }> {
+    const { count, rows } = await listOutbox(this.deps.db, {
+      to: to?.toLowerCase(),
+      limit: params.pageSize,
+      offset: params.offset,
+    });
+    return {
+      count,
+      results: rows.map((row) => ({
+        id: row.id,
+        to: row.toAddress,
+        subject: row.subject,
+        text: row.textBody,
+        html: row.htmlBody,
+        created_at: row.createdAt.toISOString(),
+      })),
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import type { ApplicationRecord, CreateAppInput } from "@tarmac/contracts";
+
+/**
+ * Two URLs of this module are answered by modules built on top of it: confirming an upload
+ * (POST /api/applications/, the upload module) and an app's install links (?distribs=1, the
+ * distribution module). This module declares what it needs; app.ts binds the later module's
+ * service, so imports still point one way only.
+ */
+export interface ApplicationPorts {
+  /** Confirms a preload as a new app, or with `appId` a new version (202 while an AAB converts). */
+  confirmBuild(
+    userId: number,
+    input: CreateAppInput,
+    appId?: number,
+  ): Promise<{ status: 201; record: ApplicationRecord } | { status: 202; taskId: string }>;
+  /** An app's install links for ?distribs=1 (all) or ?distrib_details={id} (that one). */
+  appDistributions(
+    userId: number,
+    appId: number,
+    only: number | null,
+  ): Promise<Array<Record<string, unknown>>>;
+}

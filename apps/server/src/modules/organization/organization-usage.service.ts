@@ -1,0 +1,75 @@
+/**
+ * Owns an organization's usage counters (space, builds, projects on the organization row) and
+ * reads them against the plan's limits. Counters move in the same transaction as the rows they
+ * count, under the organization lock.
+ */
+import type { OrganizationUsage } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import type { Database } from "../../platform/db/client.ts";
+import { bytesToMb, isUsageCritical, type PlanService } from "../plan/plan.service.ts";
+import type { MembershipService } from "./membership.service.ts";
+import { addUsage, findOrganizationById } from "./organization.repo.ts";
+
+/** The organization's counters in bytes and its plan's limits (0 = unlimited). */
+export interface Quota {
+  spaceUsedBytes: number;
+  buildsCount: number;
+  projectsCount: number;
+  spaceLimitMb: number;
+  buildLimit: number;
+  projectsLimit: number;
+  userLimit: number;
+}
+
+export class OrganizationUsageService {
+  constructor(private readonly deps: { db: Database; membership: MembershipService; plans: PlanService }) {}
+
+  async getQuota(organizationId: number, db = this.deps.db): Promise<Quota | null> {
+    const organization = await findOrganizationById(db, organizationId);
+    if (!organization) return null;
+    const plan = await this.deps.plans.getPlan(organization.planId, db);
+    return {
+      spaceUsedBytes: organization.spaceUsedBytes,
+      buildsCount: organization.buildsCount,
+      projectsCount: organization.projectsCount,
+      spaceLimitMb: plan.spaceLimitMb,
+      buildLimit: plan.buildLimit,
+      projectsLimit: plan.projectsLimit,
+      userLimit: plan.userLimit,
+    };
+  }
+
+  /** Moves the counters; call it in the transaction that adds or removes what they count. */
+  addUsage(
+    organizationId: number,
+    delta: { bytes?: number; builds?: number; projects?: number },
+    db = this.deps.db,
+  ): Promise<void> {
+    return addUsage(db, organizationId, delta);
+  }
+
+  async getUsage(actorUserId: number, organizationId: number): Promise<OrganizationUsage> {
+    await this.deps.membership.getMembership(actorUserId, organizationId);
+    return this.readUsage(organizationId);
+  }
+
+  /** Usage without a membership check, for services that have already made it. */
+  async readUsage(organizationId: number, db = this.deps.db): Promise<OrganizationUsage> {
+    const quota = await this.getQuota(organizationId, db);
+    if (!quota) throw AppError.notFound();
+    const usersCount =
+      (await this.deps.membership.countMembers([organizationId], db)).get(organizationId) ?? 0;
+    return {
+      org_id: organizationId,
+      space_used: bytesToMb(quota.spaceUsedBytes),
+      space_limit: quota.spaceLimitMb,
+      builds_count: quota.buildsCount,
+      build_limit: quota.buildLimit,
+      projects_count: quota.projectsCount,
+      projects_limit: quota.projectsLimit,
+      users_count: usersCount,
+      user_limit: quota.userLimit,
+      critical: isUsageCritical(quota),
+    };
+  }
+}

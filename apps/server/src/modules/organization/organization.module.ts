@@ -1,0 +1,49 @@
+import type { AppModule } from "../../platform/module.ts";
+import type { Platform } from "../../platform/platform.ts";
+import type { PlanServices } from "../plan/plan.module.ts";
+import type { UsersServices } from "../users/users.module.ts";
+import { MembershipService } from "./membership.service.ts";
+import { createOrganizationJobs } from "./organization.jobs.ts";
+import { registerOrganizationRoutes } from "./organization.routes.ts";
+import { OrganizationService } from "./organization.service.ts";
+import { OrganizationLifecycleService } from "./organization-lifecycle.service.ts";
+import { organizationPersonalData } from "./organization-personal-data.ts";
+import { OrganizationUsageService } from "./organization-usage.service.ts";
+
+/** Organizations and memberships (the tenant boundary), usage counters, ownership and deletion. */
+export function createOrganizationModule(platform: Platform, deps: UsersServices & PlanServices) {
+  const { db } = platform.database;
+  const membership = new MembershipService({ db });
+  const usage = new OrganizationUsageService({ db, membership, plans: deps.plans });
+  const organizationJobs = createOrganizationJobs({ db, storage: platform.storage });
+  const organizations = new OrganizationService({
+    db,
+    membership,
+    plans: deps.plans,
+    usage,
+    storage: platform.storage,
+    mail: platform.mail,
+    publicUrl: platform.config.PUBLIC_URL,
+  });
+  const lifecycle = new OrganizationLifecycleService({
+    db,
+    membership,
+    users: deps.users,
+    jobs: platform.jobs,
+    organizationJobs,
+  });
+  return {
+    services: { membership, organizations, usage, lifecycle },
+    routes: (app) =>
+      registerOrganizationRoutes(app, {
+        organizations,
+        lifecycle,
+        usage,
+        publicUrl: platform.config.PUBLIC_URL,
+      }),
+    jobs: Object.values(organizationJobs),
+    personalData: [organizationPersonalData(db)],
+  } satisfies AppModule;
+}
+
+export type OrganizationServices = ReturnType<typeof createOrganizationModule>["services"];

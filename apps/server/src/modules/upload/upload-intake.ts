@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import { fileNameTooLongMessage, maxUploadFileNameLength } from "@tarmac/contracts";
+import { acceptedExtensions, extensionOf } from "@tarmac/inspector/rules";
+import { AppError } from "../../http/errors.ts";
+import { ObjectTooLargeError } from "../../platform/storage/storage-driver.ts";
+import type { OrganizationStorage } from "../../platform/storage/storage-resolver.ts";
+import type { IncomingFile } from "../../platform/storage/upload-source.ts";
+import { unsupportedFileType, uploadError } from "./upload-errors.ts";
+
+const accepted = new Set(Object.values(acceptedExtensions).flat());
+
+export interface UploadTarget {
+  organizationId: number;
+  storage: OrganizationStorage;
+  /** Bytes the plan still allows; the write is cut off past it (error 6). */
+  maxBytes?: number;
+}
+
+export interface StreamedFile {
+  key: string;
+  size: number;
+  sha256: string;
+  fileName: string;
+  contentType: string;
+  storage: OrganizationStorage;
+  organizationId: number;
+}
+
+export function buildKey(organizationId: number): string {
+  return `orgs/${organizationId}/builds/${randomUUID()}`;
+}
+
+/** Checks a file name before a byte is stored: length (the spec's DRF message), then extension. */
+export function checkFileName(field: string, fileName: string): void {
+  const length = [...fileName].length;
+  if (length > maxUploadFileNameLength) {
+    throw AppError.validation({ [field]: [`${fileNameTooLongMessage} (it has ${length}).`] });
+  }
+  if (!accepted.has(`.${extensionOf(fileName)}`)) throw unsupportedFileType();
+}
+
+/**
+ * Stores the file of an upload under a key of our own while it is hashed, cut off past the
+ * upload limit (413) or the space the plan has left (error 6). Nothing is buffered: memory
+ * stays flat whatever the size. A storage failure on an organization's own storage is error 10.
+ */
+export async function storeIncomingFile(
+  file: IncomingFile,
+  target: UploadTarget,
+  maxFileBytes: number,
+): Promise<StreamedFile> {
+  checkFileName(file.fieldName, file.fileName);
+  const { driver, custom } = target.storage;
+  const key = buildKey(target.organizationId);
+  const spaceBound = target.maxBytes !== undefined && target.maxBytes < maxFileBytes;
+  const maxBytes = Math.min(maxFileBytes, target.maxBytes ?? maxFileBytes);
+  if (maxBytes <= 0) throw uploadError(6);
+  // A failing client is not a failing storage: remember which side broke.
+  let sourceFailed = false;
+  file.body.on("error", () => {
+    sourceFailed = true;
+  });
+  try {
+    const stored = await driver.put(key, file.body, { maxBytes });
+    if (file.truncated()) {
+      await driver.delete(key);
+      throw fileTooLarge(maxFileBytes);
+    }
+    return {
+      ...stored,
+      fileName: file.fileName,
+      contentType:
+        file.contentType && file.contentType !== "application/octet-stream"
+          ? file.contentType
+          : "application/octet-stream",
+      storage: target.storage,
+      organizationId: target.organizationId,
+    };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if (error instanceof ObjectTooLargeError) throw spaceBound ? uploadError(6) : fileTooLarge(maxFileBytes);
+    if (!sourceFailed && custom) throw uploadError(10);
+    throw error;
+  }
+}
+
+function fileTooLarge(limit: number): AppError {
+  return new AppError("file_too_large", 413, `The file is larger than ${limit} bytes.`);
+}

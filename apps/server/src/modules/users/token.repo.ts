@@ -1,0 +1,80 @@
+import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
+import type { Database } from "../../platform/db/client.ts";
+import { authTokens, users } from "./users.tables.ts";
+
+export type TokenKind = "session" | "api_key";
+
+export async function insertToken(
+  db: Database,
+  row: { userId: number; tokenHash: string; kind: TokenKind; expiresAt: Date | null },
+): Promise<number> {
+  const [created] = await db.insert(authTokens).values(row).returning({ id: authTokens.id });
+  if (!created) throw new Error("token insert returned no row");
+  return created.id;
+}
+
+/** A live token (not revoked, not expired) with its user: one statement on every API request. */
+export async function findLiveToken(db: Database, tokenHash: string, now: Date) {
+  const [row] = await db
+    .select({
+      tokenId: authTokens.id,
+      kind: authTokens.kind,
+      userId: users.id,
+      email: users.email,
+      isActive: users.isActive,
+    })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(
+      and(
+        eq(authTokens.tokenHash, tokenHash),
+        isNull(authTokens.revokedAt),
+        or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, now)),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function markTokenUsed(db: Database, tokenId: number, now: Date): Promise<void> {
+  await db.update(authTokens).set({ lastUsedAt: now }).where(eq(authTokens.id, tokenId));
+}
+
+export async function revokeToken(db: Database, tokenId: number, now: Date): Promise<void> {
+  await db.update(authTokens).set({ revokedAt: now }).where(eq(authTokens.id, tokenId));
+}
+
+/** Revokes the user's live tokens of a kind, except `keepTokenId` (the caller's own session). */
+export async function revokeUserTokens(
+  db: Database,
+  userId: number,
+  kind: TokenKind,
+  now: Date,
+  keepTokenId?: number,
+): Promise<void> {
+  await db
+    .update(authTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(authTokens.userId, userId),
+        eq(authTokens.kind, kind),
+        isNull(authTokens.revokedAt),
+        keepTokenId === undefined ? undefined : ne(authTokens.id, keepTokenId),
+      ),
+    );
+}
+
+export async function listUserTokens(db: Database, userId: number) {
+  return db
+    .select({
+      kind: authTokens.kind,
+      createdAt: authTokens.createdAt,
+      expiresAt: authTokens.expiresAt,
+      lastUsedAt: authTokens.lastUsedAt,
+      revokedAt: authTokens.revokedAt,
+    })
+    .from(authTokens)
+    .where(eq(authTokens.userId, userId))
+    .orderBy(authTokens.id);
+}

@@ -1,0 +1,103 @@
+/**
+ * Owns authentication tokens: session tokens and CI API keys, resolving a presented secret to
+ * its user, and revocation. Only SHA-256 hashes of the secrets are stored.
+ */
+import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
+import type { Database } from "../../platform/db/client.ts";
+import { isoOrNull, type PersonalDataSection } from "../../platform/personal-data.ts";
+import {
+  findLiveToken,
+  insertToken,
+  listUserTokens,
+  markTokenUsed,
+  revokeToken,
+  revokeUserTokens,
+} from "./token.repo.ts";
+
+export const sessionLifetimeMs = 14 * 24 * 3600 * 1000; // the auth cookie lifetime of the spec
+const lastUsedResolutionMs = 60_000;
+
+export interface ResolvedToken {
+  tokenId: number;
+  kind: "session" | "api_key";
+  userId: number;
+  email: string;
+  isActive: boolean;
+}
+
+export class TokenService {
+  /** Avoids a write per request: last_used_at only moves once a minute per token. */
+  private readonly lastTouched = new Map<number, number>();
+
+  constructor(private readonly deps: { db: Database }) {}
+
+  async issueSession(
+    userId: number,
+    now = new Date(),
+    db = this.deps.db,
+  ): Promise<{ token: string; tokenId: number; expiresAt: Date }> {
+    const token = generateToken();
+    const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
+    const tokenId = await insertToken(db, {
+      userId,
+      tokenHash: hashToken(token),
+      kind: "session",
+      expiresAt,
+    });
+    return { token, tokenId, expiresAt };
+  }
+
+  /** A new API key for CI use: returned once, stored only as its hash, no expiry. */
+  async issueApiKey(userId: number, db = this.deps.db): Promise<string> {
+    const token = generateToken();
+    await insertToken(db, { userId, tokenHash: hashToken(token), kind: "api_key", expiresAt: null });
+    return token;
+  }
+
+  /** A new API key for the user; every earlier key stops working. */
+  async rotateApiKey(userId: number): Promise<string> {
+    return this.deps.db.transaction(async (tx) => {
+      await revokeUserTokens(tx, userId, "api_key", new Date());
+      return this.issueApiKey(userId, tx);
+    });
+  }
+
+  async resolve(token: string, now = new Date()): Promise<ResolvedToken | null> {
+    if (token.length < 20 || token.length > 200) return null;
+    const found = await findLiveToken(this.deps.db, hashToken(token), now);
+    if (!found) return null;
+    const touched = this.lastTouched.get(found.tokenId) ?? 0;
+    if (now.getTime() - touched > lastUsedResolutionMs) {
+      this.lastTouched.set(found.tokenId, now.getTime());
+      await markTokenUsed(this.deps.db, found.tokenId, now);
+    }
+    return found;
+  }
+
+  async revoke(tokenId: number, now = new Date()): Promise<void> {
+    this.lastTouched.delete(tokenId);
+    await revokeToken(this.deps.db, tokenId, now);
+  }
+
+  /** Signs the user out everywhere, except the session `keepTokenId` (a password change keeps its own). */
+  async revokeSessions(userId: number, options: { keepTokenId?: number; db?: Database } = {}): Promise<void> {
+    await revokeUserTokens(options.db ?? this.deps.db, userId, "session", new Date(), options.keepTokenId);
+  }
+
+  async revokeApiKeys(userId: number, db = this.deps.db): Promise<void> {
+    await revokeUserTokens(db, userId, "api_key", new Date());
+  }
+
+  /** Token metadata only: the hashes never leave the database. */
+  readonly personalData: PersonalDataSection = {
+    name: "tokens",
+    load: async (person) =>
+      (await listUserTokens(this.deps.db, person.id)).map((row) => ({
+        kind: row.kind,
+        created_at: row.createdAt.toISOString(),
+        last_used_at: isoOrNull(row.lastUsedAt),
+        expires_at: isoOrNull(row.expiresAt),
+        revoked_at: isoOrNull(row.revokedAt),
+      })),
+  };
+}

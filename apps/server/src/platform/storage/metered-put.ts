@@ -1,0 +1,54 @@
+import { createHash } from "node:crypto";
+import { type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { ObjectTooLargeError, type StoredObject } from "./storage-driver.ts";
+
+/** Counts and hashes the bytes that pass, and fails the stream past `maxBytes`. */
+class HashingMeter extends Transform {
+  size = 0;
+  private readonly hash = createHash("sha256");
+
+  constructor(private readonly maxBytes: number | undefined) {
+    super();
+  }
+
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null, data?: Buffer) => void,
+  ) {
+    this.size += chunk.length;
+    if (this.maxBytes !== undefined && this.size > this.maxBytes) {
+      callback(new ObjectTooLargeError(this.maxBytes));
+      return;
+    }
+    this.hash.update(chunk);
+    callback(null, chunk);
+  }
+
+  digest(): string {
+    return this.hash.digest("hex");
+  }
+}
+
+/**
+ * The one write path of every storage driver: the body streams through a meter that hashes it,
+ * counts it and cuts it off past `maxBytes` (the upload limit or the plan's remaining space),
+ * while the driver only moves bytes to where they live (`write`). A driver's write must not
+ * leave a visible object behind when its input stream fails.
+ */
+export async function meteredPut(
+  key: string,
+  body: Readable,
+  options: { maxBytes?: number },
+  write: (key: string, stream: Readable) => Promise<void>,
+): Promise<StoredObject> {
+  const meter = new HashingMeter(options.maxBytes);
+  // A failing source (a client going away) fails the meter, and with it the driver's write.
+  const feeding = pipeline(body, meter).catch((error: unknown) => {
+    meter.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  await write(key, meter);
+  await feeding;
+  return { key, size: meter.size, sha256: meter.digest() };
+}

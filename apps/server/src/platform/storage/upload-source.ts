@@ -1,0 +1,23 @@
+import type { Readable } from "node:stream";
+
+/** The file of an upload as it arrives: read `body` once, to the end (or the source fails). */
+export interface IncomingFile {
+  fieldName: string;
+  fileName: string;
+  /** What the client declared; the stored type comes from what the inspector finds. */
+  contentType: string;
+  body: Readable;
+  /** True once the client sent more than the upload limit (the body was cut short). */
+  truncated(): boolean;
+}
+
+/**
+ * An upload request as services see it: text fields and one file, in the order the client
+ * sent them, without HTTP. `read` calls `onFile` when the file starts, with the fields read so
+ * far; `onFile` must consume the body. Fields after the file are read too.
+ */
+export interface UploadSource {
+  read<T>(
+    onFile: (file: IncomingFile, fieldsSoFar: Readonly<Record<string, string>>) => Promise<T>,
+  ): Promise<{ fields: Record<string, string>; file: T | undefined }>;
+}
