@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
 import { memberships, organizations } from "./organization.tables.ts";
@@ -232,13 +232,11 @@ export async function listAllMembershipsOfUser(db: Database, userId: number) {
     .orderBy(asc(memberships.id));
 }
 
-/** Organizations the user owns: with the number of other members in each. */
-export async function listOwnedOrganizations(db: Database, userId: number) {
-  return db
-    .select({
-      organizationId: memberships.organizationId,
-      others: sql<number>`(select count(*) from ${memberships} other where other.organization_id = ${memberships.organizationId} and other.user_id <> ${userId})::int`,
-    })
+/** The organizations the user owns. */
+export async function listOwnedOrganizationIds(db: Database, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ organizationId: memberships.organizationId })
     .from(memberships)
     .where(and(eq(memberships.userId, userId), eq(memberships.role, 1)));
+  return rows.map((row) => row.organizationId);
 }

@@ -7,7 +7,7 @@ import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { UserService } from "../users/user.service.ts";
-import { listOwnedOrganizations } from "./membership.repo.ts";
+import { listOwnedOrganizationIds } from "./membership.repo.ts";
 import type { MembershipService } from "./membership.service.ts";
 import type { OrganizationJobs } from "./organization.jobs.ts";
 import { markOrganizationsDeleting } from "./organization.repo.ts";
@@ -56,17 +56,14 @@ export class OrganizationLifecycleService {
    * organization others still use; the organizations they own alone go with the account.
    */
   async closeOrganizationsOf(userId: number, tx: Database, now = new Date()): Promise<void> {
-    const owned = await listOwnedOrganizations(tx, userId);
-    if (owned.some((row) => row.others > 0)) {
+    const owned = await listOwnedOrganizationIds(tx, userId);
+    const members = await this.deps.membership.countMembers(owned, tx);
+    if (owned.some((organizationId) => (members.get(organizationId) ?? 0) > 1)) {
       throw AppError.badRequest(
         "You own an organization with other members: transfer the ownership or remove the members first.",
       );
     }
-    await this.deleteLater(
-      owned.map((row) => row.organizationId),
-      tx,
-      now,
-    );
+    await this.deleteLater(owned, tx, now);
   }
 
   async transferOwnership(
