@@ -3,6 +3,7 @@ import type {
   AppMail,
   CreateTesterInput,
   GroupWithTesters,
+  Page,
   SendToTestersInput,
   SendToTestersResult,
   Tester,
@@ -13,7 +14,6 @@ import type {
   TesterRecipients,
 } from "@tarmac/contracts";
 import { api, type QueryValue } from "./client.ts";
-import type { Page } from "./content.ts";
 
 export type {
   AppMail,
@@ -39,6 +39,8 @@ export const testerKeys = {
   list: (appId: number, page: number, group: number | null) =>
     ["testers", appId, "list", page, group] as const,
   groups: (appId: number) => ["testers", appId, "groups"] as const,
+  /** Every group with its testers (users_in_groups). */
+  groupMembers: (appId: number) => ["testers", appId, "groups", "members"] as const,
   mails: (appId: number) => ["testers", appId, "mails"] as const,
   recipients: (appId: number, versionId: number | null) =>
     ["testers", appId, "recipients", versionId] as const,

@@ -3,9 +3,8 @@ import { Anchor, Stack, Tabs, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import { fetchApplication, fetchMyAppRole, type MyAppRole } from "../../api/applications.ts";
+import { applicationKeys, fetchApplication, fetchMyAppRole, type MyAppRole } from "../../api/applications.ts";
 import { ApiError } from "../../api/client.ts";
-import { queryKeys } from "../../api/query-keys.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
@@ -46,8 +45,8 @@ function AppMissing() {
 
 function AppView({ appId }: { appId: number }) {
   const { t } = useTranslation();
-  const app = useQuery({ queryKey: queryKeys.app(appId), queryFn: () => fetchApplication(appId) });
-  const role = useQuery({ queryKey: queryKeys.appRole(appId), queryFn: () => fetchMyAppRole(appId) });
+  const app = useQuery({ queryKey: applicationKeys.detail(appId), queryFn: () => fetchApplication(appId) });
+  const role = useQuery({ queryKey: applicationKeys.role(appId), queryFn: () => fetchMyAppRole(appId) });
   useDocumentTitle(app.data ? app.data.project_title || app.data.title : t("apps.title"));
 
   if (app.isPending) return <PageLoader />;

@@ -3,7 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
-import { type LoginInput, type LoginReply, requestLogin } from "../../api/auth.ts";
+import { type LoginInput, type LoginResponse, requestLogin } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
 import { clearSession } from "../../api/token.ts";
 import { Alert } from "../../ui/alert.tsx";
@@ -28,8 +28,10 @@ export function LoginPage() {
 
   const login = useMutation({
     mutationFn: requestLogin,
-    onSuccess: (reply: LoginReply) => {
-      if (reply?.mobile_only) {
+    onSuccess: (reply: LoginResponse | null) => {
+      // One of three answers, told apart by their fields; an empty or non-JSON body is none of them.
+      const answer = typeof reply === "object" ? reply : null;
+      if (answer && "mobile_only" in answer && answer.mobile_only) {
         // This account may not use the web app: drop whatever the reply carried.
         clearSession();
         setNeedsOtp(false);
@@ -37,12 +39,12 @@ export function LoginPage() {
         setMobileOnly(true);
         return;
       }
-      if (reply?.two_factor_required) {
+      if (answer && "two_factor_required" in answer && answer.two_factor_required) {
         setNeedsOtp(true);
         return;
       }
-      if (reply?.token) {
-        setToken(reply.token);
+      if (answer && "token" in answer && answer.token) {
+        setToken(answer.token);
         navigate("/dashboard", { replace: true });
         return;
       }

@@ -3,8 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { fetchTariffs, type Tariff } from "../../api/content.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { fetchTariffs, planKeys, type Tariff } from "../../api/plans.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
@@ -38,7 +37,7 @@ function describeLimit(
 export function PricingPage() {
   const { t, i18n } = useTranslation();
   useDocumentTitle(t("pricing.title"));
-  const query = useQuery({ queryKey: queryKeys.tariffs(), queryFn: fetchTariffs });
+  const query = useQuery({ queryKey: planKeys.tariffs(), queryFn: fetchTariffs });
   const language = i18n.resolvedLanguage ?? "en";
   const count = (value: number) => new Intl.NumberFormat(language).format(value);
 

@@ -1,9 +1,8 @@
 // What every dashboard screen needs: the profile, its organizations and the current one.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { fetchProfile, type OrgData, type Profile } from "../../api/account.ts";
+import { accountKeys, fetchProfile, type OrgData, type Profile } from "../../api/account.ts";
 import { notifyLimitCritical } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
 import { CURRENT_ORG_ID_KEY } from "../../api/token.ts";
 import { ROLE_OWNER } from "../organization/roles.ts";
 import { isPlanCritical, isStorageWarning } from "./plan-limits.ts";
@@ -33,7 +32,7 @@ export function pickCurrentOrg(orgs: OrgData[], wantedId: number | null): OrgDat
 
 export function DashboardProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const profileQuery = useQuery({ queryKey: queryKeys.profile(), queryFn: fetchProfile });
+  const profileQuery = useQuery({ queryKey: accountKeys.profile(), queryFn: fetchProfile });
   const [wantedOrgId, setWantedOrgId] = useState(readStoredOrgId);
   const profile = profileQuery.data ?? null;
   const orgs = useMemo(() => profile?.org_data ?? [], [profile]);
@@ -62,7 +61,7 @@ export function DashboardProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const refreshProfile = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: queryKeys.profile() }),
+    () => queryClient.invalidateQueries({ queryKey: accountKeys.profile() }),
     [queryClient],
   );
 

@@ -32,7 +32,7 @@ export function TesterGroups({ appId, groups }: { appId: number; groups: TesterG
   const [title, setTitle] = useState("");
   const [deleting, setDeleting] = useState<TesterGroup | null>(null);
   const members = useQuery({
-    queryKey: [...testerKeys.groups(appId), "members"],
+    queryKey: testerKeys.groupMembers(appId),
     queryFn: () => fetchUsersInGroups(appId),
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: testerKeys.all(appId) });

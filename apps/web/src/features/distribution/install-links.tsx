@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { listBuilds, type Version } from "../../api/applications.ts";
+import { applicationKeys, listBuilds, type Version } from "../../api/applications.ts";
 import {
   type DistributionRecord,
   deleteDistribution,
@@ -12,7 +12,6 @@ import {
   listDistributions,
   permanentLinkPdfUrl,
 } from "../../api/distribution.ts";
-import { queryKeys } from "../../api/query-keys.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
@@ -34,7 +33,10 @@ export function InstallLinks({ appId, canManage }: { appId: number; canManage: b
     queryFn: () => listDistributions(appId),
   });
   // The newest builds are the ones worth a link of their own.
-  const builds = useQuery({ queryKey: queryKeys.appBuilds(appId, 1), queryFn: () => listBuilds(appId, 1) });
+  const builds = useQuery({
+    queryKey: applicationKeys.builds(appId, 1),
+    queryFn: () => listBuilds(appId, 1),
+  });
   const versions = builds.data?.results ?? [];
   const remove = useMutation({
     mutationFn: (id: number) => deleteDistribution(id),

@@ -2,10 +2,11 @@
 // groups, organization members who may see the app, and the app's extra addresses.
 import { Checkbox, ScrollArea, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import type { UserSummary } from "../../api/applications.ts";
 import type { TesterRecipients } from "../../api/testers.ts";
 import { type SendForm, toggle, toggleAll } from "./send-payload.ts";
 
-function personName(person: { email: string; first_name: string; last_name: string }): string {
+function personName(person: Pick<UserSummary, "email" | "first_name" | "last_name">): string {
   const name = [person.first_name, person.last_name].filter(Boolean).join(" ");
   return name ? `${name} <${person.email}>` : person.email;
 }

@@ -5,8 +5,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { deleteOrganization, transferOwnership } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import { fetchMemberships } from "../../api/staff.ts";
+import { fetchMemberships, staffKeys } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { FormAlert } from "../auth/form-alert.tsx";
 import { useFormErrors } from "../auth/use-form-errors.ts";
@@ -22,7 +21,7 @@ export function TransferOwnershipForm({ orgId }: { orgId: number }) {
   const [user, setUser] = useState("");
   const formErrors = useFormErrors(TRANSFER_FIELDS);
   const members = useQuery({
-    queryKey: queryKeys.staff(orgId, 1, ""),
+    queryKey: staffKeys.list(orgId, 1, ""),
     queryFn: () => fetchMemberships(orgId, 1, ""),
   });
   const candidates = (members.data?.results ?? []).filter(

@@ -3,7 +3,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData, Profile } from "../../api/account.ts";
-import { queryKeys } from "../../api/query-keys.ts";
 import {
   disableMemberTwoFactor,
   fetchMemberships,
@@ -11,6 +10,7 @@ import {
   removeMembership,
   resendInvitation,
   STAFF_PAGE_SIZE,
+  staffKeys,
 } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
@@ -57,7 +57,7 @@ function StaffList({ profile, org }: { profile: Profile; org: OrgData }) {
   }, [typed]);
 
   const query = useQuery({
-    queryKey: queryKeys.staff(org.org_id, page, search),
+    queryKey: staffKeys.list(org.org_id, page, search),
     queryFn: () => fetchMemberships(org.org_id, page, search),
   });
   const pages = Math.max(1, Math.ceil((query.data?.count ?? 0) / STAFF_PAGE_SIZE));
@@ -149,7 +149,7 @@ function MemberRow({ member, manage, callerIsOwner, isSelf, onEdit, onRemove }: 
     mutationFn: () => disableMemberTwoFactor(member.id),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("staff.twofa_disabled") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.staffAll(member.organization) });
+      void queryClient.invalidateQueries({ queryKey: staffKeys.all(member.organization) });
     },
     onError: (error) => alerts.show({ type: "error", message: describeError(error, t) }),
   });
@@ -231,7 +231,7 @@ function RemoveMemberDialog({
     mutationFn: (id: number) => removeMembership(id),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("staff.removed") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.staffAll(orgId) });
+      void queryClient.invalidateQueries({ queryKey: staffKeys.all(orgId) });
       void refreshProfile();
       onClose();
     },

@@ -3,13 +3,13 @@ import { Badge, Group, Paper, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ApplicationDetail } from "../../api/applications.ts";
+import type { ApplicationDetail, UserSummary } from "../../api/applications.ts";
 import { COMBINED_USERS_PAGE_SIZE, listCombinedUsers, projectMemberKeys } from "../../api/project-members.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { ROLE_COLORS, roleKey } from "../organization/roles.ts";
 
-export function personLabel(person: { email: string; first_name: string; last_name: string }): string {
+export function personLabel(person: Pick<UserSummary, "email" | "first_name" | "last_name">): string {
   const name = [person.first_name, person.last_name].filter(Boolean).join(" ");
   return name ? `${name} (${person.email})` : person.email;
 }

@@ -39,7 +39,7 @@ export function MemberDialog({ orgId, projectId, environments, member, onClose }
   const [allEnvs, setAllEnvs] = useState(member?.is_access_all_envs ?? true);
   const [envs, setEnvs] = useState<string[]>(member?.access_envs ?? []);
   const users = useQuery({
-    queryKey: ["project-members", "user-search", orgId, debounced],
+    queryKey: projectMemberKeys.userSearch(orgId, debounced),
     queryFn: () => searchOrgUsers(orgId, debounced),
     enabled: member === null,
   });

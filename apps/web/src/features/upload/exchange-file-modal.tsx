@@ -4,9 +4,13 @@ import { Button, Group, Modal, Stack, Textarea } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type ApplicationRecord, exchangeVersionFile, type Version } from "../../api/applications.ts";
-import { fetchUsage } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import {
+  type ApplicationRecord,
+  applicationKeys,
+  exchangeVersionFile,
+  type Version,
+} from "../../api/applications.ts";
+import { fetchUsage, planKeys } from "../../api/plans.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { UploadProgress } from "../../ui/upload-progress.tsx";
 import { DropZone } from "./drop-zone.tsx";
@@ -29,7 +33,7 @@ export function ExchangeFileModal({ app, version, onClose }: ExchangeFileModalPr
   const [comment, setComment] = useState("");
   const [commentError, setCommentError] = useState(false);
   const usage = useQuery({
-    queryKey: queryKeys.usage(app.organization),
+    queryKey: planKeys.usage(app.organization),
     queryFn: () => fetchUsage(app.organization),
     enabled: version !== null,
   });
@@ -39,7 +43,7 @@ export function ExchangeFileModal({ app, version, onClose }: ExchangeFileModalPr
       exchangeVersionFile(input.versionId, { preload_path: input.preloadPath, comment: input.comment }),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("FILE UPLOADED SUCCESSFULLY") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.appsAll() });
+      void queryClient.invalidateQueries({ queryKey: applicationKeys.all() });
       close();
     },
   });

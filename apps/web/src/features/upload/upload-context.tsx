@@ -7,11 +7,11 @@ import { useNavigate } from "react-router";
 import {
   type ApplicationRecord,
   type AppType,
+  applicationKeys,
   createApplication,
   isTaskAccepted,
 } from "../../api/applications.ts";
-import { fetchUsage } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { fetchUsage, planKeys } from "../../api/plans.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { useDashboard } from "../dashboard/dashboard-context.tsx";
 import { isAdminRole } from "../organization/roles.ts";
@@ -71,7 +71,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
   const savingRef = useRef(false);
 
   const usage = useQuery({
-    queryKey: queryKeys.usage(organization ?? 0),
+    queryKey: planKeys.usage(organization ?? 0),
     queryFn: () => fetchUsage(organization ?? 0),
     enabled: opened && organization !== null,
   });
@@ -88,7 +88,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
   const finish = useCallback(
     (record: ApplicationRecord, isNewApp: boolean) => {
       alerts.show({ type: "success", message: t("FILE UPLOADED SUCCESSFULLY") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.appsAll() });
+      void queryClient.invalidateQueries({ queryKey: applicationKeys.all() });
       void refreshProfile();
       resetDraft();
       setOpened(false);

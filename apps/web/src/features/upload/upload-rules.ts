@@ -8,6 +8,7 @@ import {
 import { acceptedExtensionList, detectType } from "@tarmac/inspector/rules";
 import type { AppType } from "../../api/applications.ts";
 import { ApiError } from "../../api/client.ts";
+import type { OrganizationUsage } from "../../api/plans.ts";
 
 export interface UploadMessage {
   key: string;
@@ -22,10 +23,8 @@ export const STORAGE_FULL = uploadErrorMessages[6];
 
 const BYTES_PER_MB = 1024 * 1024;
 
-export interface SpaceUsage {
-  space_used: number;
-  space_limit: number;
-}
+/** Both in MB, as the usage call answers them. */
+export type SpaceUsage = Pick<OrganizationUsage, "space_used" | "space_limit">;
 
 export interface FileCheckContext {
   organization: number | null;
