@@ -4,7 +4,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type ApplicationRecord, applicationKeys, updateApplication } from "../../api/applications.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 
 const FIELDS = ["project_title", "title", "environment", "description"] as const;
 

@@ -6,8 +6,8 @@ import { Link } from "react-router";
 import { type ActivateInput, type ActivationInfo, requestActivation } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
 import { Alert } from "../../ui/alert.tsx";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 
 const ACTIVATION_FIELDS = ["password", "first_name", "last_name"] as const;
 

@@ -7,10 +7,10 @@ import { type LoginInput, type LoginResponse, requestLogin } from "../../api/aut
 import { setToken } from "../../api/client.ts";
 import { clearSession } from "../../api/token.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
 
 const LOGIN_FIELDS = ["email", "password", "otp"] as const;
 

@@ -3,8 +3,8 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createOrganization, type Organization } from "../../api/organizations.ts";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { useDashboard } from "../dashboard/dashboard-context.tsx";
 
 const ORG_FIELDS = ["title", "subdomain"] as const;

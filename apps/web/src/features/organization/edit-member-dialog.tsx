@@ -6,8 +6,8 @@ import { fetchProjects, projectKeys } from "../../api/projects.ts";
 import { type AssignableRole, type Membership, staffKeys, updateMembership } from "../../api/staff.ts";
 import { fetchTeams, teamKeys } from "../../api/teams.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { EDITABLE_ROLES, roleKey } from "./roles.ts";
 
 const MEMBER_FIELDS = ["role", "teams", "projects"] as const;

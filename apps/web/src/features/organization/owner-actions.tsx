@@ -7,8 +7,8 @@ import { useNavigate } from "react-router";
 import { deleteOrganization, transferOwnership } from "../../api/organizations.ts";
 import { fetchMemberships, staffKeys } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { useDashboard } from "../dashboard/dashboard-context.tsx";
 import { ROLE_OWNER } from "./roles.ts";
 

@@ -19,10 +19,10 @@ import { createTeam, deleteTeam, fetchTeams, type OrgTeam, saveTeam, teamKeys } 
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
 import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
 import { canManageTeams, isAdminRole } from "./roles.ts";
 

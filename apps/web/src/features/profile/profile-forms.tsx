@@ -4,8 +4,8 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { accountKeys, changePassword, type Profile, updateProfileNames } from "../../api/account.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 
 const NAME_FIELDS = ["first_name", "last_name"] as const;
 

@@ -22,8 +22,8 @@ import {
 } from "../../api/account.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { useDashboard } from "../dashboard/dashboard-context.tsx";
 import { RecoveryCodes } from "./recovery-codes.tsx";
 

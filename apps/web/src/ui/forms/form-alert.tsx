@@ -1,4 +1,4 @@
-import { Alert } from "../../ui/alert.tsx";
+import { Alert } from "../alert.tsx";
 import type { FormErrorsState } from "./use-form-errors.ts";
 
 /** The non-field error of a form; it stays until dismissed or the next submission. */
