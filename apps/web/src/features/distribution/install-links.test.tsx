@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { openTab, serveDistribution } from "../../test/app-page-api.ts";
+import { makeLink } from "../../test/distribution-fixtures.ts";
+import { chooseMenuItem } from "../../test/mantine-actions.ts";
 import { useSignedInTestSession } from "../../test/render.tsx";
-import { chooseMenuItem, makeLink, openTab, serveDistribution } from "./test-api.ts";
 
 function card(name: string): HTMLElement {
   return screen.getByRole("article", { name: `Install link: ${name}` });
@@ -125,7 +127,7 @@ describe("install links on the Distribution tab", () => {
   it("hides the tab from members who may not distribute", async () => {
     serveDistribution(
       {},
-      { ...(await import("./test-api.ts")).ADMIN, role: 5, can_upload: false, can_edit: false },
+      { ...(await import("../../test/app-page-api.ts")).ADMIN, role: 5, can_upload: false, can_edit: false },
     );
     const { renderApp } = await import("../../test/render.tsx");
     renderApp("/dashboard/apps/1");

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { openTab, serveDistribution } from "../../test/app-page-api.ts";
+import { makeRecipients } from "../../test/distribution-fixtures.ts";
 import { useSignedInTestSession } from "../../test/render.tsx";
 import { buildSendPayload, initialSendForm } from "./send-payload.ts";
-import { makeRecipients, openTab, serveDistribution } from "./test-api.ts";
 
 const PREVIEW_URL =
   "/api/app-teams/1/?emulate_email=1&app2os=1%2C2&testers_id=31%2C32&emails_id=61&whats_new=Faster+launch&is_show_tutorial=1&apk_version=100";

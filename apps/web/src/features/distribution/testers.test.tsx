@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { openTab, serveDistribution } from "../../test/app-page-api.ts";
+import { makeTester } from "../../test/distribution-fixtures.ts";
+import { pickOption } from "../../test/mantine-actions.ts";
 import { useSignedInTestSession } from "../../test/render.tsx";
-import { makeTester, openTab, pickOption, serveDistribution } from "./test-api.ts";
 
 describe("testers, groups and app mails on the Distribution tab", () => {
   useSignedInTestSession();

@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { ProjectMember } from "../../api/project-members.ts";
+import { openTab, serveDistribution } from "../../test/app-page-api.ts";
+import { pageOf } from "../../test/application-fixtures.ts";
+import { chooseMenuItem, pickOption } from "../../test/mantine-actions.ts";
 import { useSignedInTestSession } from "../../test/render.tsx";
-import { pageOf } from "../apps/test-fixtures.ts";
-import { chooseMenuItem, openTab, pickOption, serveDistribution } from "../distribution/test-api.ts";
 import { projectEnvironments } from "./members-tab.tsx";
 
 function makeMember(overrides: Partial<ProjectMember> = {}): ProjectMember {

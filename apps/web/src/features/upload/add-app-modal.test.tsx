@@ -3,10 +3,10 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import en from "../../../public/media/i18n/en.json" with { type: "json" };
-import { makeOrg, makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { makeApp, makePreload, pageOf } from "../../test/application-fixtures.ts";
+import { FakeXhr } from "../../test/fake-xhr.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
-import { makeApp, makePreload, pageOf } from "../apps/test-fixtures.ts";
-import { FakeXhr } from "./fake-xhr.ts";
 
 const texts = en as unknown as Record<string, string>;
 const LIST_URL = "GET /api/applications/?org=7&page=1&page_size=20";

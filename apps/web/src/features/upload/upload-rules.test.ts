@@ -1,7 +1,7 @@
 import { uploadErrorMessages } from "@tarmac/contracts";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api/client.ts";
-import { makeApp, makePreload } from "../apps/test-fixtures.ts";
+import { makeApp, makePreload } from "../../test/application-fixtures.ts";
 import { buildCreateInput, canAdd, draftFromPreload, EMPTY_DRAFT } from "./draft.ts";
 import { checkFiles, describeUploadFailure, exceedsSpace, messageOfCode } from "./upload-rules.ts";
 

@@ -1,5 +1,5 @@
 // Answers shaped like the applications API, for tests.
-import type { ApplicationDetail, PreloadResult, Version } from "../../api/applications.ts";
+import type { ApplicationDetail, PreloadResult, Version } from "../api/applications.ts";
 
 export function makeVersion(overrides: Partial<Version> = {}): Version {
   return {
