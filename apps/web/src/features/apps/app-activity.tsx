@@ -4,10 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type AppLogEntry, applicationKeys, listAppLogs } from "../../api/applications.ts";
+import { formatDateTime } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { formatDateTime } from "./format.ts";
 import { usePageCount } from "./use-page-count.ts";
 
 function actorName(entry: AppLogEntry): string {

@@ -11,13 +11,13 @@ import {
   applicationKeys,
   listApplications,
 } from "../../api/applications.ts";
+import { isAdminRole } from "../../api/roles.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
-import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
-import { isAdminRole } from "../organization/roles.ts";
+import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
+import { APP_TYPES, platformKey } from "../../ui/platform.ts";
 import { useUploadFlow } from "../upload/upload-context.tsx";
 import { AppsEmpty, AppsSkeleton, AppsTable } from "./apps-table.tsx";
-import { APP_TYPES, platformKey } from "./platform.ts";
 
 export const SEARCH_DELAY_MS = 400;
 const ALL = "all";

@@ -4,9 +4,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { type ApplicationRecord, applicationKeys, deleteApplication } from "../../api/applications.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
 
 /** Deletes this platform's app, or with the box ticked every platform of the project. */
 export function DeleteAppButton({ app }: { app: ApplicationRecord }) {

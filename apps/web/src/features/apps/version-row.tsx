@@ -8,12 +8,14 @@ import {
   updateVersion,
   type Version,
 } from "../../api/applications.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
+import { formatDateTime } from "../../ui/format/date.ts";
+import { formatBytes } from "../../ui/format/size.ts";
 import { InstallCounts } from "../distribution/install-counts.tsx";
-import { formatBytes, formatDateTime, signingSummary } from "./format.ts";
+import { signingSummary } from "./signing-summary.ts";
 
 interface VersionRowProps {
   appId: number;

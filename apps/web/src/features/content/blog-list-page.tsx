@@ -3,11 +3,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { contentKeys, fetchBlogPage } from "../../api/content.ts";
+import { formatDate } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { formatDate } from "./format-date.ts";
 
 export function BlogListPage() {
   const { t, i18n } = useTranslation();

@@ -4,12 +4,12 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ApiError } from "../../api/client.ts";
 import { contentKeys, fetchBlogPost } from "../../api/content.ts";
+import { formatDate } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
 import { TextBody } from "../../ui/text-body.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { formatDate } from "./format-date.ts";
 
 export function BlogPostPage() {
   const { t, i18n } = useTranslation();

@@ -3,7 +3,7 @@ import { Badge, Group, Paper, Stack, Table, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { fetchRecipients, type TesterMailBatch, testerKeys } from "../../api/testers.ts";
-import { formatDateTime } from "../apps/format.ts";
+import { formatDateTime } from "../../ui/format/date.ts";
 
 /** Spec §9 polls task status every 5 s; queued mails are followed the same way. */
 const POLL_MS = 5000;

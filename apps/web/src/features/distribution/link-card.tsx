@@ -2,8 +2,8 @@
 import { ActionIcon, Badge, Button, Group, Image, Menu, Paper, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import type { DistributionRecord } from "../../api/distribution.ts";
-import { formatDateTime } from "../apps/format.ts";
-import { useCopyWithAlert } from "./use-copy.ts";
+import { formatDateTime } from "../../ui/format/date.ts";
+import { useCopyWithAlert } from "../../ui/use-copy-with-alert.ts";
 
 interface LinkCardProps {
   link: DistributionRecord;

@@ -25,9 +25,9 @@ import {
 } from "../../api/testers.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { formatDateTime } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { formatDateTime } from "../apps/format.ts";
 import {
   buildSendPayload,
   initialSendForm,

@@ -16,9 +16,10 @@ import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import { fetchProjects, projectKeys } from "../../api/projects.ts";
+import { ADD_USER_ROLES } from "../../api/roles.ts";
 import { fetchTeams, teamKeys } from "../../api/teams.ts";
 import { Alert } from "../../ui/alert.tsx";
-import { ADD_USER_ROLES, roleKey } from "./roles.ts";
+import { roleKey } from "../../ui/role-labels.ts";
 import { useAddUser } from "./use-add-user.ts";
 
 interface AddUserDialogProps {

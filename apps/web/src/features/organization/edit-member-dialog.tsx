@@ -3,12 +3,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { fetchProjects, projectKeys } from "../../api/projects.ts";
+import { EDITABLE_ROLES } from "../../api/roles.ts";
 import { type AssignableRole, type Membership, staffKeys, updateMembership } from "../../api/staff.ts";
 import { fetchTeams, teamKeys } from "../../api/teams.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
-import { EDITABLE_ROLES, roleKey } from "./roles.ts";
+import { roleKey } from "../../ui/role-labels.ts";
 
 const MEMBER_FIELDS = ["role", "teams", "projects"] as const;
 

@@ -2,11 +2,11 @@ import { Avatar, Button, FileButton, Group, Stack, Text } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { organizationKeys, uploadOrganizationLogo } from "../../api/organizations.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
 
 export const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"];
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;

@@ -4,13 +4,13 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { deleteOrganization, transferOwnership } from "../../api/organizations.ts";
+import { ROLE_OWNER } from "../../api/roles.ts";
 import { fetchMemberships, staffKeys } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { ROLE_OWNER } from "./roles.ts";
 
 const TRANSFER_FIELDS = ["user"] as const;
 

@@ -4,13 +4,13 @@ import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import { fetchOrganization, organizationKeys } from "../../api/organizations.ts";
 import { fetchPlans, fetchUsage, planKeys } from "../../api/plans.ts";
+import { isAdminRole } from "../../api/roles.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { toPercent } from "../../ui/format/percent.ts";
+import { formatStorage } from "../../ui/format/size.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { formatStorage } from "../content/pricing-page.tsx";
-import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
-import { toPercent } from "../dashboard/plan-limits.ts";
-import { isAdminRole } from "./roles.ts";
 
 export function PlanPage() {
   const { t } = useTranslation();

@@ -3,17 +3,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { fetchOrganization, organizationKeys, updateOrganization } from "../../api/organizations.ts";
+import { isAdminRole, ROLE_OWNER } from "../../api/roles.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
 import { LogoUpload } from "./logo-upload.tsx";
 import { DeleteOrganizationForm, TransferOwnershipForm } from "./owner-actions.tsx";
-import { isAdminRole, ROLE_OWNER } from "./roles.ts";
 
 export function SettingsPage() {
   const { t } = useTranslation();

@@ -3,6 +3,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData, Profile } from "../../api/account.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
+import { canSeeStaff, isAdminRole, ROLE_OWNER } from "../../api/roles.ts";
 import {
   disableMemberTwoFactor,
   fetchMemberships,
@@ -17,12 +19,11 @@ import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
+import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
+import { ROLE_COLORS, roleKey } from "../../ui/role-labels.ts";
 import { AddUserDialog } from "./add-user-dialog.tsx";
 import { EditMemberDialog } from "./edit-member-dialog.tsx";
-import { canSeeStaff, isAdminRole, ROLE_COLORS, ROLE_OWNER, roleKey } from "./roles.ts";
 
 const SEARCH_DELAY_MS = 400;
 

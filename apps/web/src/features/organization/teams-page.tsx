@@ -14,6 +14,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
+import { canManageTeams, isAdminRole } from "../../api/roles.ts";
 import { fetchMemberships, staffKeys } from "../../api/staff.ts";
 import { createTeam, deleteTeam, fetchTeams, type OrgTeam, saveTeam, teamKeys } from "../../api/teams.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
@@ -22,9 +23,8 @@ import { describeError } from "../../ui/error-text.ts";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
-import { canManageTeams, isAdminRole } from "./roles.ts";
 
 export function TeamsPage() {
   const { t } = useTranslation();

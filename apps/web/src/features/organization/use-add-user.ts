@@ -5,6 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import { ApiError } from "../../api/client.ts";
 import { readFormErrors } from "../../api/form-errors.ts";
+import { isUserLimitReached } from "../../api/plan-limits.ts";
+import { ROLE_ADMIN } from "../../api/roles.ts";
 import {
   type AssignableRole,
   createMembership,
@@ -13,7 +15,6 @@ import {
   staffKeys,
 } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { isUserLimitReached, ROLE_ADMIN } from "./roles.ts";
 
 export const USER_SEARCH_DEBOUNCE_MS = 1500;
 const ADD_USER_FIELDS = ["userid", "role", "teams", "projects", "first_name", "last_name"];

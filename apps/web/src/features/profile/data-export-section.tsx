@@ -4,8 +4,8 @@ import { useTranslation } from "react-i18next";
 import { accountKeys, type DataExport, fetchDataExports, requestDataExport } from "../../api/account.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { formatDate } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
-import { formatDate } from "../content/format-date.ts";
 
 const EXPORT_POLL_MS = 5000;
 const STATUS_COLORS: Record<string, string> = {

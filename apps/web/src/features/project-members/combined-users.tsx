@@ -7,7 +7,7 @@ import type { ApplicationDetail, UserSummary } from "../../api/applications.ts";
 import { COMBINED_USERS_PAGE_SIZE, listCombinedUsers, projectMemberKeys } from "../../api/project-members.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
-import { ROLE_COLORS, roleKey } from "../organization/roles.ts";
+import { ROLE_COLORS, roleKey } from "../../ui/role-labels.ts";
 
 export function personLabel(person: Pick<UserSummary, "email" | "first_name" | "last_name">): string {
   const name = [person.first_name, person.last_name].filter(Boolean).join(" ");

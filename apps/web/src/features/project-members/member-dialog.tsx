@@ -10,10 +10,11 @@ import {
   projectMemberKeys,
   updateProjectMember,
 } from "../../api/project-members.ts";
+import { EDITABLE_ROLES } from "../../api/roles.ts";
 import { searchOrgUsers } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { EDITABLE_ROLES, roleKey } from "../organization/roles.ts";
+import { roleKey } from "../../ui/role-labels.ts";
 
 /** Spec §9: the user search waits 1500 ms after typing stops. */
 const SEARCH_DEBOUNCE_MS = 1500;

@@ -31,7 +31,7 @@ import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
-import { ROLE_COLORS, roleKey } from "../organization/roles.ts";
+import { ROLE_COLORS, roleKey } from "../../ui/role-labels.ts";
 import { CombinedUsers, EnvAccess, personLabel } from "./combined-users.tsx";
 import { MemberDialog } from "./member-dialog.tsx";
 

@@ -11,10 +11,10 @@ import {
   createApplication,
   isTaskAccepted,
 } from "../../api/applications.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { fetchUsage, planKeys } from "../../api/plans.ts";
+import { isAdminRole } from "../../api/roles.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { isAdminRole } from "../organization/roles.ts";
 import { type AppDraft, buildCreateInput, canAdd, draftFromPreload, EMPTY_DRAFT } from "./draft.ts";
 import { checkFiles, describeUploadFailure, type UploadMessage } from "./upload-rules.ts";
 import { type Preload, usePreload } from "./use-preload.ts";

@@ -2,10 +2,10 @@ import { Button, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { createOrganization, type Organization } from "../../api/organizations.ts";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
 
 const ORG_FIELDS = ["title", "subdomain"] as const;
 const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/;

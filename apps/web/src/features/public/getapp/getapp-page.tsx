@@ -4,19 +4,19 @@ import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
-import { ApiError } from "../../api/client.ts";
-import { distributionKeys, fetchGetapp, type GetappPage } from "../../api/distribution.ts";
-import { useLoggedIn } from "../../api/use-logged-in.ts";
-import { LoadError } from "../../ui/load-error.tsx";
-import { PageLoader } from "../../ui/page-loader.tsx";
-import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
-import { TextBody } from "../../ui/text-body.tsx";
-import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { BuildInstall } from "../distribution/getapp/build-install.tsx";
-import { HttpsNotice, InAppBrowserNotice } from "../distribution/getapp/install-notices.tsx";
-import { PasswordForm, readAccessToken } from "../distribution/getapp/password-form.tsx";
-import { isHandheld, orderBuilds, readVisitorDevice } from "../distribution/install-platform.ts";
-import { QrCode } from "../distribution/qr-code.tsx";
+import { ApiError } from "../../../api/client.ts";
+import { distributionKeys, fetchGetapp, type GetappPage } from "../../../api/distribution.ts";
+import { useLoggedIn } from "../../../api/use-logged-in.ts";
+import { isHandheld, orderBuilds, readVisitorDevice } from "../../../ui/install-platform.ts";
+import { LoadError } from "../../../ui/load-error.tsx";
+import { PageLoader } from "../../../ui/page-loader.tsx";
+import { AuthCard, PublicLayout } from "../../../ui/public-layout.tsx";
+import { TextBody } from "../../../ui/text-body.tsx";
+import { useDocumentTitle } from "../../../ui/use-document-title.ts";
+import { QrCode } from "../qr-code.tsx";
+import { BuildInstall } from "./build-install.tsx";
+import { HttpsNotice, InAppBrowserNotice } from "./install-notices.tsx";
+import { PasswordForm, readAccessToken } from "./password-form.tsx";
 
 /** The part after /getapp/ is the link's key. */
 export function GetAppPage() {

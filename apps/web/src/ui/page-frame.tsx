@@ -3,11 +3,11 @@ import { Anchor, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import type { OrgData, Profile } from "../../api/account.ts";
-import { LoadError } from "../../ui/load-error.tsx";
-import { PageLoader } from "../../ui/page-loader.tsx";
-import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { useDashboard } from "./dashboard-context.tsx";
+import type { OrgData, Profile } from "../api/account.ts";
+import { useDashboard } from "../api/dashboard-context.tsx";
+import { LoadError } from "./load-error.tsx";
+import { PageLoader } from "./page-loader.tsx";
+import { useDocumentTitle } from "./use-document-title.ts";
 
 export function PageFrame({
   title,

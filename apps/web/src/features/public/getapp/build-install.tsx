@@ -4,8 +4,9 @@ import type { DevicePlatform } from "@tarmac/contracts";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { GetappBuild } from "../../../api/distribution.ts";
-import { formatBytes, formatDateTime } from "../../apps/format.ts";
-import { installLabelKey } from "../install-platform.ts";
+import { formatDateTime } from "../../../ui/format/date.ts";
+import { formatBytes } from "../../../ui/format/size.ts";
+import { installLabelKey } from "../../../ui/install-platform.ts";
 
 const PLATFORM_LABEL_KEYS = {
   ios: "platforms.ios",

@@ -21,20 +21,3 @@ export function canManageTeams(role: number | undefined): boolean {
 export function canSeeStaff(role: number | undefined): boolean {
   return canManageTeams(role);
 }
-
-export function roleKey(role: number): string {
-  return `roles.r${role}`;
-}
-
-export const ROLE_COLORS: Record<number, string> = {
-  1: "grape",
-  2: "blue",
-  3: "teal",
-  4: "orange",
-  5: "gray",
-};
-
-/** At the limit when a limit exists (non-zero) and the count has reached it (spec §5). */
-export function isUserLimitReached(usersCount: number, userLimit: number): boolean {
-  return userLimit > 0 && usersCount >= userLimit;
-}

@@ -5,7 +5,7 @@ import {
   detectInAppBrowser,
   type InAppBrowser,
 } from "@tarmac/contracts";
-import type { GetappBuild, GetappPlatform } from "../../api/distribution.ts";
+import type { GetappBuild, GetappPlatform } from "../api/distribution.ts";
 
 const DEVICE_TO_BUILD: Record<DevicePlatform, GetappPlatform | null> = {
   iphone: "ios",

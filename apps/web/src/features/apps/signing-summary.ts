@@ -1,24 +1,6 @@
-// How builds are shown: sizes, dates and a one-line signing summary from the inspector's reading.
+// A build's one-line signing summary from the inspector's reading.
 import type { TFunction } from "i18next";
 import type { Version } from "../../api/applications.ts";
-
-const UNITS = ["B", "KB", "MB", "GB", "TB"];
-
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${UNITS[unit]}`;
-}
-
-export function formatDateTime(iso: string, language: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(date);
-}
 
 interface SigningReading {
   signed?: boolean;

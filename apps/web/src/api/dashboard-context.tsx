@@ -1,11 +1,11 @@
 // What every dashboard screen needs: the profile, its organizations and the current one.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import { accountKeys, fetchProfile, type OrgData, type Profile } from "../../api/account.ts";
-import { notifyLimitCritical } from "../../api/organizations.ts";
-import { CURRENT_ORG_ID_KEY } from "../../api/token.ts";
-import { ROLE_OWNER } from "../organization/roles.ts";
+import { accountKeys, fetchProfile, type OrgData, type Profile } from "./account.ts";
+import { notifyLimitCritical } from "./organizations.ts";
 import { isPlanCritical, isStorageWarning } from "./plan-limits.ts";
+import { ROLE_OWNER } from "./roles.ts";
+import { CURRENT_ORG_ID_KEY } from "./token.ts";
 
 export interface DashboardState {
   profile: Profile | null;

@@ -1,6 +1,6 @@
 import { Avatar } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import type { AppType } from "../../api/applications.ts";
+import type { AppType } from "../api/applications.ts";
 import { PLATFORM_COLORS, PLATFORM_MONOGRAMS, platformKey } from "./platform.ts";
 
 /** The build's icon, or a platform placeholder when the build carries none. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { GetappBuild } from "../../api/distribution.ts";
+import type { GetappBuild } from "../api/distribution.ts";
 import {
   buildPlatformFor,
   installLabelKey,

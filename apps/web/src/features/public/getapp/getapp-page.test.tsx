@@ -1,8 +1,8 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { GetappBuild, GetappPage } from "../../api/distribution.ts";
-import { jsonResponse, renderApp, stubApi } from "../../test/render.tsx";
+import type { GetappBuild, GetappPage } from "../../../api/distribution.ts";
+import { jsonResponse, renderApp, stubApi } from "../../../test/render.tsx";
 
 const UA = {
   iphone:

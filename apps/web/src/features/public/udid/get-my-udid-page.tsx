@@ -4,15 +4,15 @@ import { Button, Code, Group, List, Stack, Text } from "@mantine/core";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import { UDID_PROFILE_URL } from "../../api/distribution.ts";
-import { useLoggedIn } from "../../api/use-logged-in.ts";
-import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
-import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { InAppBrowserNotice } from "../distribution/getapp/install-notices.tsx";
-import { readVisitorDevice } from "../distribution/install-platform.ts";
-import { QrCode } from "../distribution/qr-code.tsx";
-import { DeviceBuilds } from "../distribution/udid/device-builds.tsx";
-import { useCopyWithAlert } from "../distribution/use-copy.ts";
+import { UDID_PROFILE_URL } from "../../../api/distribution.ts";
+import { useLoggedIn } from "../../../api/use-logged-in.ts";
+import { readVisitorDevice } from "../../../ui/install-platform.ts";
+import { AuthCard, PublicLayout } from "../../../ui/public-layout.tsx";
+import { useCopyWithAlert } from "../../../ui/use-copy-with-alert.ts";
+import { useDocumentTitle } from "../../../ui/use-document-title.ts";
+import { InAppBrowserNotice } from "../getapp/install-notices.tsx";
+import { QrCode } from "../qr-code.tsx";
+import { DeviceBuilds } from "./device-builds.tsx";
 
 // Device identifiers are 25 characters (newer devices, with a dash) or 40 hex digits.
 const UDID_PATTERN = /^(?:[0-9A-Fa-f]{8}-[0-9A-Fa-f]{16}|[0-9A-Fa-f]{40})$/;

@@ -1,7 +1,7 @@
 import { Paper } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { PageFrame } from "../dashboard/page-frame.tsx";
+import { PageFrame } from "../../ui/page-frame.tsx";
 import { CreateOrganizationForm } from "./create-organization-form.tsx";
 
 export function CreateOrganizationPage() {

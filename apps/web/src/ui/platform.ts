@@ -1,5 +1,5 @@
 import { appTypeWords } from "@tarmac/contracts/application-constants";
-import type { AppType } from "../../api/applications.ts";
+import type { AppType } from "../api/applications.ts";
 
 export const APP_TYPES: readonly AppType[] = [0, 1, 2, 3];
 

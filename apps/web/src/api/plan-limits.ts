@@ -1,6 +1,6 @@
-// Plan checks of spec §5 and §9, shared by the side menu and the plan page.
-import type { OrgData } from "../../api/account.ts";
-import { ROLE_OWNER } from "../organization/roles.ts";
+// Plan checks of spec §5 and §9: the storage warning, critical limits and the user limit.
+import type { OrgData } from "./account.ts";
+import { ROLE_OWNER } from "./roles.ts";
 
 export const STORAGE_WARNING_RATIO = 0.75;
 
@@ -19,8 +19,7 @@ export function isPlanCritical(
   return spaceFull || buildsFull;
 }
 
-/** Share of a limit in percent for progress bars; 0 for unlimited. */
-export function toPercent(used: number, limit: number): number {
-  if (!limit) return 0;
-  return Math.min(100, Math.round((used / limit) * 100));
+/** At the limit when a limit exists (non-zero) and the count has reached it (spec §5). */
+export function isUserLimitReached(usersCount: number, userLimit: number): boolean {
+  return userLimit > 0 && usersCount >= userLimit;
 }

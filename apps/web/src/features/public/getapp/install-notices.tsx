@@ -2,8 +2,8 @@
 import { Alert, Button, Stack, Text } from "@mantine/core";
 import type { DevicePlatform, InAppBrowser } from "@tarmac/contracts";
 import { useTranslation } from "react-i18next";
-import { systemBrowserKey } from "../install-platform.ts";
-import { useCopyWithAlert } from "../use-copy.ts";
+import { systemBrowserKey } from "../../../ui/install-platform.ts";
+import { useCopyWithAlert } from "../../../ui/use-copy-with-alert.ts";
 
 /** Embedded viewers (Instagram, Gmail on iOS ...) cannot install builds or profiles. */
 export function InAppBrowserNotice({

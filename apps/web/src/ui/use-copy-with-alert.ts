@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { copyText } from "../../ui/copy.ts";
+import { useAlerts } from "./alerts-provider.tsx";
+import { copyText } from "./copy.ts";
 
 /** Copies text and confirms with the spec's 'COPIED TO CLIPBOARD' alert (§8). */
 export function useCopyWithAlert(): (text: string) => Promise<void> {

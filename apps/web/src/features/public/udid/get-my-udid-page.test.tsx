@@ -1,8 +1,8 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { setToken } from "../../api/token.ts";
-import { renderApp, stubApi } from "../../test/render.tsx";
+import { setToken } from "../../../api/token.ts";
+import { renderApp, stubApi } from "../../../test/render.tsx";
 
 const UDID = "00008030-001A2C3E0E68802E";
 const IPHONE_UA =
