@@ -6,10 +6,10 @@ import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { AppIcon } from "../../ui/app-icon.tsx";
 import { copyText } from "../../ui/copy.ts";
 import { PLATFORM_COLORS, platformKey } from "../../ui/platform.ts";
-import { useUploadFlow } from "../upload/upload-context.tsx";
 import { AppSwitchers } from "./app-switchers.tsx";
 import { DeleteAppButton } from "./delete-app-dialog.tsx";
 import { EditAppButton } from "./edit-app-dialog.tsx";
+import { useUploadFlow } from "./upload/upload-context.tsx";
 
 export function AppHeader({ app, rights }: { app: ApplicationDetail; rights: MyAppRole }) {
   const { t } = useTranslation();

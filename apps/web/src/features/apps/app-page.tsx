@@ -8,10 +8,10 @@ import { ApiError } from "../../api/client.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { DistributionTab } from "../distribution/distribution-tab.tsx";
-import { MembersTab } from "../project-members/members-tab.tsx";
 import { AppActivity } from "./app-activity.tsx";
 import { AppHeader } from "./app-header.tsx";
+import { DistributionTab } from "./distribution/distribution-tab.tsx";
+import { MembersTab } from "./project-members/members-tab.tsx";
 import { VersionsTable } from "./versions-table.tsx";
 
 /** Until check_my_role answers, nothing may be changed. */

@@ -16,8 +16,8 @@ import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
 import { APP_TYPES, platformKey } from "../../ui/platform.ts";
-import { useUploadFlow } from "../upload/upload-context.tsx";
 import { AppsEmpty, AppsSkeleton, AppsTable } from "./apps-table.tsx";
+import { useUploadFlow } from "./upload/upload-context.tsx";
 
 export const SEARCH_DELAY_MS = 400;
 const ALL = "all";

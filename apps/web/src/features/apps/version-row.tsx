@@ -14,7 +14,7 @@ import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { formatDateTime } from "../../ui/format/date.ts";
 import { formatBytes } from "../../ui/format/size.ts";
-import { InstallCounts } from "../distribution/install-counts.tsx";
+import { InstallCounts } from "./distribution/install-counts.tsx";
 import { signingSummary } from "./signing-summary.ts";
 
 interface VersionRowProps {

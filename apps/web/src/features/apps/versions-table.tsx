@@ -13,8 +13,8 @@ import {
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { ExchangeFileModal } from "../upload/exchange-file-modal.tsx";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
+import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
 import { DeleteVersionDialog, VersionRow } from "./version-row.tsx";
 
