@@ -30,7 +30,7 @@ export type {
 /** What the dialog sends; fields with defaults may be left out. */
 export type SendToTestersRequest = Partial<SendToTestersInput>;
 /** Left out, `groups` keeps an existing tester's groups; given, it replaces them. */
-export type NewTester = Pick<CreateTesterInput, "email" | "app"> & { groups?: number[] };
+export type NewTester = Pick<CreateTesterInput, "email" | "app" | "groups">;
 
 export const TESTERS_PAGE_SIZE = 20;
 

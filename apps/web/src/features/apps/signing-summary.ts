@@ -2,6 +2,8 @@
 import type { TFunction } from "i18next";
 import type { Version } from "../../api/applications.ts";
 
+// The contract leaves `metadata` an open record (its keys depend on the build's format), so the
+// parts read here are optional and checked before use.
 interface SigningReading {
   signed?: boolean;
   schemes?: string[];
