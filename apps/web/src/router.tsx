@@ -70,7 +70,7 @@ export const routes: RouteObject[] = [
           {
             path: "organization/new",
             lazy: async () => ({
-              Component: (await import("./features/organization/create-organization-page.tsx"))
+              Component: (await import("./features/dashboard/create-organization-page.tsx"))
                 .CreateOrganizationPage,
             }),
           },
@@ -109,16 +109,20 @@ export const routes: RouteObject[] = [
       {
         path: "get-my-udid",
         lazy: async () => ({
-          Component: (await import("./features/public/get-my-udid-page.tsx")).GetMyUdidPage,
+          Component: (await import("./features/public/udid/get-my-udid-page.tsx")).GetMyUdidPage,
         }),
       },
       {
         path: "getapp",
-        lazy: async () => ({ Component: (await import("./features/public/getapp-page.tsx")).GetAppPage }),
+        lazy: async () => ({
+          Component: (await import("./features/public/getapp/getapp-page.tsx")).GetAppPage,
+        }),
       },
       {
         path: "getapp/*",
-        lazy: async () => ({ Component: (await import("./features/public/getapp-page.tsx")).GetAppPage }),
+        lazy: async () => ({
+          Component: (await import("./features/public/getapp/getapp-page.tsx")).GetAppPage,
+        }),
       },
       {
         path: "signup",

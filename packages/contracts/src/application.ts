@@ -207,6 +207,7 @@ export const uploadTaskResult = z
   .meta({ id: "UploadTask" });
 export type UploadTaskResult = z.infer<typeof uploadTaskResult>;
 export const taskAccepted = z.object({ task_id: z.string() });
+export type TaskAccepted = z.infer<typeof taskAccepted>;
 
 export const updateVersionInput = z.object({
   whats_new: z.string().trim().max(5000).optional(),

@@ -13,7 +13,9 @@ export const registerInput = z.object({
 export type RegisterInput = z.infer<typeof registerInput>;
 
 export const tokenResponse = z.object({ token: z.string() });
+export type TokenResponse = z.infer<typeof tokenResponse>;
 export const detailResponse = z.object({ detail: z.string() });
+export type DetailResponse = z.infer<typeof detailResponse>;
 
 export const activationCodeParams = z.object({ code: z.string().min(10).max(200) });
 export const activationInfo = z.object({
@@ -21,9 +23,11 @@ export const activationInfo = z.object({
   kind: z.enum(["activation", "invitation"]),
   requires_password: z.boolean(),
 });
+export type ActivationInfo = z.infer<typeof activationInfo>;
 export const activateInput = z
   .object({ password: password.optional(), first_name: name.optional(), last_name: name.optional() })
   .nullish();
+export type ActivateInput = z.infer<typeof activateInput>;
 
 export const loginQuery = z.object({ m: z.string().optional() });
 export const loginInput = z.object({
@@ -31,6 +35,7 @@ export const loginInput = z.object({
   password: z.string().min(1).max(1024),
   otp: z.string().max(64).optional(),
 });
+export type LoginInput = z.infer<typeof loginInput>;
 export const loginResponse = z.union([
   z.object({ token: z.string() }),
   z.object({ mobile_only: z.literal(true) }),
@@ -44,10 +49,13 @@ export const passwordUpdateInput = z.object({
   code: z.string().min(1).max(200).optional(),
   password: password.optional(),
 });
+export type PasswordUpdateInput = z.infer<typeof passwordUpdateInput>;
 
 export const passwordChangeInput = z.object({ old_password: password, new_password: password });
+export type PasswordChangeInput = z.infer<typeof passwordChangeInput>;
 
 export const reinviteInput = z.object({ email });
+export type ReinviteInput = z.infer<typeof reinviteInput>;
 export const inviteInput = z.object({ email, first_name: name.default(""), last_name: name.default("") });
 
 export const twoFactorKey = z.object({
@@ -55,14 +63,27 @@ export const twoFactorKey = z.object({
   otpauth_uri: z.string(),
   qr_code: z.string(),
 });
+export type TwoFactorKey = z.infer<typeof twoFactorKey>;
 export const twoFactorTokenInput = z.object({ token: z.string().trim().min(1).max(64) });
+export type TwoFactorTokenInput = z.infer<typeof twoFactorTokenInput>;
 export const twoFactorEnabled = z.object({
   two_factor_enabled: z.literal(true),
   recovery_codes: z.array(z.string()),
 });
+export type TwoFactorEnabled = z.infer<typeof twoFactorEnabled>;
 export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
 export const twoFactorDisableInput = z.object({
   token: z.string().trim().max(64).optional(),
   password: z.string().max(1024).optional(),
 });
+export type TwoFactorDisableInput = z.infer<typeof twoFactorDisableInput>;
 export const twoFactorDisabled = z.object({ two_factor_enabled: z.literal(false) });
+export type TwoFactorDisabled = z.infer<typeof twoFactorDisabled>;
+
+/**
+ * GET /api/check_sso_by_name/{name}/ (spec §7): where an organization's single sign-on starts.
+ * This server does not serve it yet; the client treats a 404 as "no such organization".
+ */
+export const ssoLookupResult = z.object({ login_url: z.string().nullish() });
+export type SsoLookupResult = z.infer<typeof ssoLookupResult>;

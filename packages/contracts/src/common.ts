@@ -12,6 +12,9 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
+/** The type of a `pageOf(item)` page whose items are `T`. */
+export type Page<T> = z.infer<ReturnType<typeof pageOf<z.ZodType<T>>>>;
+
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).optional(),

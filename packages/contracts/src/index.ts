@@ -1,6 +1,7 @@
 export * from "./application.ts";
 export * from "./auth.ts";
 export * from "./common.ts";
+export * from "./content.ts";
 export * from "./device-platform.ts";
 export * from "./distribution.ts";
 export * from "./gdpr.ts";

@@ -80,11 +80,13 @@ export const deleteOrganizationInput = z.object({
   organization: z.number().int().positive(),
   password: z.string().min(1, "This field may not be blank.").max(1000),
 });
+export type DeleteOrganizationInput = z.infer<typeof deleteOrganizationInput>;
 
 export const ownerTransferInput = z.object({
   organization: z.number().int().positive(),
   user: z.number().int().positive(),
 });
+export type OwnerTransferInput = z.infer<typeof ownerTransferInput>;
 
 /** A 400 body: `{detail}`, per-field `{field: [messages]}`, or `{error_code, detail}`. */
 export const badRequestBody = z.record(z.string(), z.unknown()).meta({ id: "BadRequest" });

@@ -41,4 +41,6 @@ export const profileUpdateInput = z.object({
   first_name: z.string().trim().max(150),
   last_name: z.string().trim().max(150),
 });
+export type ProfileUpdateInput = z.infer<typeof profileUpdateInput>;
 export const profileDeleteInput = z.object({ password: z.string().min(1).max(1024) });
+export type ProfileDeleteInput = z.infer<typeof profileDeleteInput>;

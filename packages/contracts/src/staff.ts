@@ -8,6 +8,7 @@ const nameField = z.string().trim().max(150, "Ensure this field has no more than
 export const assignableRole = z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)], {
   error: "Choose one of the roles 2, 3, 4 or 5.",
 });
+export type AssignableRole = z.infer<typeof assignableRole>;
 
 export const membership = z
   .object({
@@ -28,6 +29,7 @@ export const membership = z
 export type Membership = z.infer<typeof membership>;
 
 export const membershipWithApiKey = membership.extend({ api_key: z.string() });
+export type MembershipWithApiKey = z.infer<typeof membershipWithApiKey>;
 export const membershipPage = pageOf(membership);
 
 export const membershipListQuery = z.object({
@@ -53,6 +55,8 @@ export const createMembershipInput = z.object({
   last_name: nameField.default(""),
 });
 export type CreateMembershipInput = z.infer<typeof createMembershipInput>;
+/** What a client sends: the lists and names may be left out. */
+export type CreateMembershipRequest = z.input<typeof createMembershipInput>;
 
 export const updateMembershipInput = z.object({
   role: assignableRole,
@@ -77,6 +81,7 @@ export const orgUser = z.object({
   last_name: z.string(),
   role: z.number().int(),
 });
+export type OrgUser = z.infer<typeof orgUser>;
 export const orgUserPage = pageOf(orgUser);
 
 export const orgUsersQuery = z.object({

@@ -1,15 +1,35 @@
 // Calls of the signed-in user's own account: profile, password, 2FA, API key, export, deletion.
-import type { DataExport, Profile, ProfileOrgData } from "@tarmac/contracts";
+import type {
+  DataExport,
+  DataExportCreated,
+  DetailResponse,
+  MembershipWithApiKey,
+  PasswordChangeInput,
+  Profile,
+  ProfileDeleteInput,
+  ProfileOrgData,
+  ProfileUpdateInput,
+  RecoveryCodesResponse,
+  TwoFactorDisabled,
+  TwoFactorDisableInput,
+  TwoFactorEnabled,
+  TwoFactorKey,
+  TwoFactorTokenInput,
+} from "@tarmac/contracts";
 import { api, apiRequest } from "./client.ts";
 
 // The shapes are the server's own contract types, so the two sides cannot drift apart.
-export type { DataExport, Profile, ProfileOrgData as OrgData };
+export type { DataExport, Profile, ProfileOrgData as OrgData, TwoFactorKey };
 
-export interface TwoFactorKey {
-  secret: string;
-  otpauth_uri: string;
-  qr_code: string;
-}
+/** One proof at a time: a current code or the password. */
+export type TwoFactorProof =
+  | Required<Pick<TwoFactorDisableInput, "token">>
+  | Required<Pick<TwoFactorDisableInput, "password">>;
+
+export const accountKeys = {
+  profile: () => ["profile"] as const,
+  dataExports: () => ["data-exports"] as const,
+};
 
 /** The profile list always holds the caller alone; an empty or odd answer counts as a failure. */
 export async function fetchProfile(): Promise<Profile> {
@@ -19,12 +39,12 @@ export async function fetchProfile(): Promise<Profile> {
   return profile;
 }
 
-export function updateProfileNames(userId: number, names: { first_name: string; last_name: string }) {
+export function updateProfileNames(userId: number, names: ProfileUpdateInput) {
   return api.put<Profile>(`/api/profiles/${userId}/`, names);
 }
 
-export function changePassword(input: { old_password: string; new_password: string }) {
-  return api.post<{ detail: string }>("/api/user/password/change/", input);
+export function changePassword(input: PasswordChangeInput) {
+  return api.post<DetailResponse>("/api/user/password/change/", input);
 }
 
 export function fetchTwoFactorKey(): Promise<TwoFactorKey> {
@@ -32,25 +52,24 @@ export function fetchTwoFactorKey(): Promise<TwoFactorKey> {
 }
 
 export function confirmTwoFactor(token: string) {
-  return api.post<{ two_factor_enabled: boolean; recovery_codes: string[] }>("/api/user/check-2fa-token/", {
-    token,
-  });
+  return api.post<TwoFactorEnabled>("/api/user/check-2fa-token/", { token } satisfies TwoFactorTokenInput);
 }
 
 export function regenerateRecoveryCodes() {
-  return api.get<{ recovery_codes: string[] }>("/api/user/recovery-codes-2fa/");
+  return api.get<RecoveryCodesResponse>("/api/user/recovery-codes-2fa/");
 }
 
-export function disableTwoFactor(proof: { token: string } | { password: string }) {
-  return api.post<{ two_factor_enabled: boolean }>("/api/user/disable-2fa/", proof);
+export function disableTwoFactor(proof: TwoFactorProof) {
+  return api.post<TwoFactorDisabled>("/api/user/disable-2fa/", proof);
 }
 
+/** The membership detail call with `newapikey` answers the member together with the new key. */
 export function rotateApiKey(membershipId: number) {
-  return api.get<{ api_key: string }>(`/api/usersinorgs/${membershipId}/`, { query: { newapikey: 1 } });
+  return api.get<MembershipWithApiKey>(`/api/usersinorgs/${membershipId}/`, { query: { newapikey: 1 } });
 }
 
 export function requestDataExport() {
-  return api.post<{ id: number; status: string }>("/api/data-gdpr/");
+  return api.post<DataExportCreated>("/api/data-gdpr/");
 }
 
 export function fetchDataExports() {
@@ -58,5 +77,8 @@ export function fetchDataExports() {
 }
 
 export function deleteAccount(password: string) {
-  return apiRequest<null>("/api/profiles/0/", { method: "DELETE", body: { password } });
+  return apiRequest<null>("/api/profiles/0/", {
+    method: "DELETE",
+    body: { password } satisfies ProfileDeleteInput,
+  });
 }

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { makeApp } from "../features/apps/test-fixtures.ts";
+import { makeApp } from "../test/application-fixtures.ts";
 import { stubApi } from "../test/render.tsx";
 import { createApplication, deleteApplication, isTaskAccepted, listApplications } from "./applications.ts";
-import { fetchProjects } from "./staff.ts";
+import { fetchProjects } from "./projects.ts";
 
 describe("applications api", () => {
   beforeEach(() => {

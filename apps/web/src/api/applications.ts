@@ -7,14 +7,16 @@ import type {
   CreateAppRequest,
   ExchangeFileInput,
   MyAppRole,
+  Page,
   PreloadResult,
+  TaskAccepted,
   UpdateAppInput,
   UpdateVersionInput,
   UploadTaskResult,
+  UserSummary,
   Version,
 } from "@tarmac/contracts";
 import { api } from "./client.ts";
-import type { Page } from "./content.ts";
 import { type UploadHandle, uploadWithProgress } from "./upload.ts";
 
 export type {
@@ -25,7 +27,9 @@ export type {
   CreateAppRequest,
   MyAppRole,
   PreloadResult,
+  TaskAccepted,
   UploadTaskResult,
+  UserSummary,
   Version,
 };
 
@@ -38,6 +42,17 @@ export interface AppListFilter {
   mobileType: AppType | null;
   page: number;
 }
+
+/** Every key starts with "apps", so `all()` refreshes lists, details, builds, roles and logs at once. */
+export const applicationKeys = {
+  all: () => ["apps"] as const,
+  list: (filter: AppListFilter) =>
+    ["apps", "list", filter.org, filter.page, filter.title, filter.mobileType] as const,
+  detail: (id: number) => ["apps", "detail", id] as const,
+  builds: (id: number, page: number) => ["apps", "builds", id, page] as const,
+  role: (id: number) => ["apps", "role", id] as const,
+  logs: (id: number, page: number) => ["apps", "logs", id, page] as const,
+};
 
 export function listApplications(filter: AppListFilter) {
   return api.get<Page<ApplicationRecord>>("/api/applications/", {
@@ -111,9 +126,10 @@ export function preloadBuild(
   });
 }
 
-export type CreateAppReply = ApplicationRecord | { task_id: string };
+/** 201 with the record, or 202 with a task while an app bundle is converted. */
+export type CreateAppReply = ApplicationRecord | TaskAccepted;
 
-export function isTaskAccepted(reply: CreateAppReply): reply is { task_id: string } {
+export function isTaskAccepted(reply: CreateAppReply): reply is TaskAccepted {
   return "task_id" in reply && !("id" in reply);
 }
 

@@ -1,77 +1,58 @@
 // Calls of the public authentication pages (spec §7, Authentication).
+import type {
+  ActivateInput,
+  ActivationInfo,
+  DetailResponse,
+  LoginInput,
+  LoginResponse,
+  PasswordUpdateInput,
+  RegisterInput,
+  ReinviteInput,
+  SsoLookupResult,
+  TokenResponse,
+} from "@tarmac/contracts";
 import { api } from "./client.ts";
 import { clearSession } from "./token.ts";
 
-export interface LoginInput {
-  email: string;
-  password: string;
-  otp?: string;
+export type { ActivateInput, ActivationInfo, LoginInput, LoginResponse, RegisterInput, SsoLookupResult };
+
+export const authKeys = {
+  activation: (code: string) => ["activation", code] as const,
+};
+
+export function requestLogin(input: LoginInput): Promise<LoginResponse> {
+  return api.post<LoginResponse>("/api/user/login/", input);
 }
 
-export interface LoginReply {
-  token?: string;
-  mobile_only?: boolean;
-  two_factor_required?: boolean;
+export function requestRegistration(input: RegisterInput): Promise<TokenResponse> {
+  return api.post<TokenResponse>("/api/user/register/", input);
 }
 
-export interface RegisterInput {
-  email: string;
-  password: string;
-  first_name: string;
-  last_name: string;
+export function requestPasswordReset(email: string): Promise<DetailResponse> {
+  return api.post<DetailResponse>("/api/user/password/update/", { email } satisfies PasswordUpdateInput);
 }
 
-export interface ActivateReply {
-  token?: string;
-  detail?: string;
-}
-
-export interface SsoLookupReply {
-  login_url?: string | null;
-}
-
-export function requestLogin(input: LoginInput): Promise<LoginReply> {
-  return api.post<LoginReply>("/api/user/login/", input);
-}
-
-export function requestRegistration(input: RegisterInput): Promise<{ token?: string } | null> {
-  return api.post<{ token?: string } | null>("/api/user/register/", input);
-}
-
-export function requestPasswordReset(email: string): Promise<unknown> {
-  return api.post("/api/user/password/update/", { email });
-}
-
-export function requestPasswordUpdate(code: string, password: string): Promise<unknown> {
-  return api.post("/api/user/password/update/", { code, password });
-}
-
-export interface ActivationInfo {
-  email: string;
-  kind: "activation" | "invitation";
-  requires_password: boolean;
-}
-
-export interface ActivationInput {
-  password?: string;
-  first_name?: string;
-  last_name?: string;
+export function requestPasswordUpdate(code: string, password: string): Promise<DetailResponse> {
+  return api.post<DetailResponse>("/api/user/password/update/", {
+    code,
+    password,
+  } satisfies PasswordUpdateInput);
 }
 
 export function checkActivation(code: string): Promise<ActivationInfo> {
   return api.get<ActivationInfo>(`/api/user/activate/${encodeURIComponent(code)}/`);
 }
 
-export function requestActivation(code: string, input?: ActivationInput): Promise<ActivateReply | null> {
-  return api.post<ActivateReply | null>(`/api/user/activate/${encodeURIComponent(code)}/`, input);
+export function requestActivation(code: string, input?: ActivateInput): Promise<TokenResponse> {
+  return api.post<TokenResponse>(`/api/user/activate/${encodeURIComponent(code)}/`, input);
 }
 
-export function requestReinvite(email: string): Promise<unknown> {
-  return api.post("/api/user/reinvite/", { email });
+export function requestReinvite(email: string): Promise<DetailResponse> {
+  return api.post<DetailResponse>("/api/user/reinvite/", { email } satisfies ReinviteInput);
 }
 
-export function lookUpSsoByName(name: string): Promise<SsoLookupReply> {
-  return api.get<SsoLookupReply>(`/api/check_sso_by_name/${encodeURIComponent(name)}/`);
+export function lookUpSsoByName(name: string): Promise<SsoLookupResult> {
+  return api.get<SsoLookupResult>(`/api/check_sso_by_name/${encodeURIComponent(name)}/`);
 }
 
 /** Ends the session on the server, then forgets it here even when the server call fails. */

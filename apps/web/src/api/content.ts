@@ -1,52 +1,22 @@
-// Public content calls. Shapes follow the API conventions (DRF style) where the spec shows none.
+// Public content calls: content pages, the promo landing and the blog.
+import type {
+  BlogPost,
+  BlogPostSummary,
+  ContentPage,
+  LandingContent,
+  Page,
+  SeoData,
+} from "@tarmac/contracts";
 import { api } from "./client.ts";
 
-export interface ContentPage {
-  title: string;
-  body: string;
-  seo?: SeoData | null;
-}
+export type { BlogPost, BlogPostSummary, ContentPage, LandingContent, SeoData };
 
-export interface SeoData {
-  seo_title?: string | null;
-  meta_description?: string | null;
-  twitter_image?: string | null;
-}
-
-export interface LandingContent {
-  title?: string | null;
-  body?: string | null;
-  seo?: SeoData | null;
-}
-
-export interface Tariff {
-  id: number;
-  title: string;
-  price?: number | string | null;
-  currency?: string | null;
-  space_limit?: number | null;
-  build_limit?: number | null;
-  projects_limit?: number | null;
-  user_limit?: number | null;
-}
-
-export interface Page<T> {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-}
-
-export interface BlogPostSummary {
-  slug: string;
-  title: string;
-  summary?: string | null;
-  published_at?: string | null;
-}
-
-export interface BlogPost extends BlogPostSummary {
-  body: string;
-}
+export const contentKeys = {
+  page: (slug: string) => ["pages", slug] as const,
+  landing: () => ["landing"] as const,
+  blogList: (page: number) => ["blog", "list", page] as const,
+  blogPost: (slug: string) => ["blog", "post", slug] as const,
+};
 
 export function fetchContentPage(slug: string): Promise<ContentPage> {
   return api.get<ContentPage>(`/api/pages/${encodeURIComponent(slug)}/`);
@@ -54,12 +24,6 @@ export function fetchContentPage(slug: string): Promise<ContentPage> {
 
 export function fetchLanding(): Promise<LandingContent | null> {
   return api.get<LandingContent | null>("/api/lp/");
-}
-
-/** Accepts both a bare list and a paginated envelope. */
-export async function fetchTariffs(): Promise<Tariff[]> {
-  const reply = await api.get<Tariff[] | Page<Tariff>>("/api/tariffs/");
-  return Array.isArray(reply) ? reply : (reply?.results ?? []);
 }
 
 export function fetchBlogPage(page: number): Promise<Page<BlogPostSummary>> {

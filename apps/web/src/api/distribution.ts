@@ -7,6 +7,7 @@ import type {
   GetappPage,
   GetappPlatform,
   InstallCount,
+  Page,
   UdidDevice,
   UdidLookupResult,
   UnlockResult,
@@ -14,7 +15,6 @@ import type {
 } from "@tarmac/contracts";
 import type { ApplicationRecord } from "./applications.ts";
 import { api } from "./client.ts";
-import type { Page } from "./content.ts";
 
 export type {
   CreateDistributionRequest,

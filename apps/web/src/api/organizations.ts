@@ -1,17 +1,20 @@
-// Organizations, their plan usage and the published plans.
-import type { Organization, OrganizationUsage } from "@tarmac/contracts";
+// Organizations: create, read, change, logo, deletion and ownership transfer.
+import type {
+  CreateOrganizationInput,
+  DeleteOrganizationInput,
+  DetailResponse,
+  Organization,
+  OwnerTransferInput,
+} from "@tarmac/contracts";
 import { api } from "./client.ts";
 
-export type { Organization, OrganizationUsage };
+export type { CreateOrganizationInput, Organization };
 
-import type { Page, Tariff } from "./content.ts";
+export const organizationKeys = {
+  detail: (id: number) => ["organization", id] as const,
+};
 
-export interface OrganizationInput {
-  title: string;
-  subdomain: string;
-}
-
-export function createOrganization(input: OrganizationInput) {
+export function createOrganization(input: CreateOrganizationInput) {
   return api.post<Organization>("/api/organizations/", input);
 }
 
@@ -24,7 +27,8 @@ export function notifyLimitCritical(id: number) {
   return api.get<Organization>(`/api/organizations/${id}/`, { query: { sendemaillimit: 1 } });
 }
 
-export function updateOrganization(id: number, input: OrganizationInput) {
+/** PUT carries the whole form: the title and the subdomain. */
+export function updateOrganization(id: number, input: CreateOrganizationInput) {
   return api.put<Organization>(`/api/organizations/${id}/`, input);
 }
 
@@ -35,19 +39,15 @@ export function uploadOrganizationLogo(id: number, file: File) {
 }
 
 export function deleteOrganization(organization: number, password: string) {
-  return api.post<{ detail: string }>("/api/organization/delete/", { organization, password });
+  return api.post<DetailResponse>("/api/organization/delete/", {
+    organization,
+    password,
+  } satisfies DeleteOrganizationInput);
 }
 
 export function transferOwnership(organization: number, user: number) {
-  return api.post<{ detail: string }>("/api/organization/owner-transfer/", { organization, user });
+  return api.post<DetailResponse>("/api/organization/owner-transfer/", {
+    organization,
+    user,
+  } satisfies OwnerTransferInput);
 }
-
-export function fetchUsage(orgId: number) {
-  return api.get<OrganizationUsage>("/api/organization/usage/", { query: { org: orgId } });
-}
-
-export function fetchPlans() {
-  return api.get<Tariff[]>("/api/tariffs/");
-}
-
-export type { Page };

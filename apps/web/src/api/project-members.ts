@@ -1,12 +1,13 @@
 // Members of a project (spec §7 usersinproject) and the combined view with organization admins.
 import type {
   CreateProjectMemberInput,
+  DetailResponse,
+  Page,
   ProjectCombinedUser,
   ProjectMember,
   UpdateProjectMemberInput,
 } from "@tarmac/contracts";
 import { api } from "./client.ts";
-import type { Page } from "./content.ts";
 
 export type { ProjectCombinedUser, ProjectMember };
 export type ProjectMemberInput = Omit<CreateProjectMemberInput, "user" | "project">;
@@ -20,6 +21,8 @@ export const projectMemberKeys = {
   list: (projectId: number, page: number, search: string) =>
     ["project-members", projectId, "list", page, search] as const,
   combined: (projectId: number, page: number) => ["project-members", projectId, "combined", page] as const,
+  /** The member dialog's search of the organization's users; a cache apart from the staff page's. */
+  userSearch: (orgId: number, search: string) => ["project-members", "user-search", orgId, search] as const,
 };
 
 export function listProjectMembers(projectId: number, page: number, search: string) {
@@ -41,7 +44,7 @@ export function removeProjectMember(id: number) {
 }
 
 export function resendProjectInvitation(projectId: number, memberId: number) {
-  return api.get<{ detail: string }>("/api/usersinproject/", {
+  return api.get<DetailResponse>("/api/usersinproject/", {
     query: { project: projectId, resend: 1, id: memberId },
   });
 }

@@ -3,6 +3,7 @@ import type {
   AppMail,
   CreateTesterInput,
   GroupWithTesters,
+  Page,
   SendToTestersInput,
   SendToTestersResult,
   Tester,
@@ -13,7 +14,6 @@ import type {
   TesterRecipients,
 } from "@tarmac/contracts";
 import { api, type QueryValue } from "./client.ts";
-import type { Page } from "./content.ts";
 
 export type {
   AppMail,
@@ -30,7 +30,7 @@ export type {
 /** What the dialog sends; fields with defaults may be left out. */
 export type SendToTestersRequest = Partial<SendToTestersInput>;
 /** Left out, `groups` keeps an existing tester's groups; given, it replaces them. */
-export type NewTester = Pick<CreateTesterInput, "email" | "app"> & { groups?: number[] };
+export type NewTester = Pick<CreateTesterInput, "email" | "app" | "groups">;
 
 export const TESTERS_PAGE_SIZE = 20;
 
@@ -39,6 +39,8 @@ export const testerKeys = {
   list: (appId: number, page: number, group: number | null) =>
     ["testers", appId, "list", page, group] as const,
   groups: (appId: number) => ["testers", appId, "groups"] as const,
+  /** Every group with its testers (users_in_groups). */
+  groupMembers: (appId: number) => ["testers", appId, "groups", "members"] as const,
   mails: (appId: number) => ["testers", appId, "mails"] as const,
   recipients: (appId: number, versionId: number | null) =>
     ["testers", appId, "recipients", versionId] as const,

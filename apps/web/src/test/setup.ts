@@ -28,6 +28,8 @@ if (!window.matchMedia) {
 
 // jsdom has no layout, so scrolling (ScrollRestoration) has nothing to do.
 window.scrollTo = () => {};
+// Mantine's comboboxes scroll the active option into view; there is nothing to scroll either.
+Element.prototype.scrollIntoView ??= () => {};
 
 if (!("ResizeObserver" in window)) {
   class NoopResizeObserver {

@@ -3,12 +3,11 @@ import { Paper, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type AppLogEntry, listAppLogs } from "../../api/applications.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { type AppLogEntry, applicationKeys, listAppLogs } from "../../api/applications.ts";
+import { formatDateTime } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { formatDateTime } from "./format.ts";
 import { usePageCount } from "./use-page-count.ts";
 
 function actorName(entry: AppLogEntry): string {
@@ -20,7 +19,7 @@ export function AppActivity({ appId }: { appId: number }) {
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState(1);
   const query = useQuery({
-    queryKey: queryKeys.appLogs(appId, page),
+    queryKey: applicationKeys.logs(appId, page),
     queryFn: () => listAppLogs(appId, page),
   });
   const results = query.data?.results ?? [];

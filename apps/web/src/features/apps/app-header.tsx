@@ -3,13 +3,13 @@ import { ActionIcon, Badge, Button, Code, Group, Paper, Stack, Text, Title, Tool
 import { useTranslation } from "react-i18next";
 import type { ApplicationDetail, MyAppRole } from "../../api/applications.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
+import { AppIcon } from "../../ui/app-icon.tsx";
 import { copyText } from "../../ui/copy.ts";
-import { useUploadFlow } from "../upload/upload-context.tsx";
-import { AppIcon } from "./app-icon.tsx";
+import { PLATFORM_COLORS, platformKey } from "../../ui/platform.ts";
 import { AppSwitchers } from "./app-switchers.tsx";
 import { DeleteAppButton } from "./delete-app-dialog.tsx";
 import { EditAppButton } from "./edit-app-dialog.tsx";
-import { PLATFORM_COLORS, platformKey } from "./platform.ts";
+import { useUploadFlow } from "./upload/upload-context.tsx";
 
 export function AppHeader({ app, rights }: { app: ApplicationDetail; rights: MyAppRole }) {
   const { t } = useTranslation();

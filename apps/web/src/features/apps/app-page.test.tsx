@@ -2,10 +2,10 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { MyAppRole } from "../../api/applications.ts";
-import { makeOrg, makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { makeApp, makePreload, makeVersion, pageOf } from "../../test/application-fixtures.ts";
+import { FakeXhr } from "../../test/fake-xhr.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
-import { FakeXhr } from "../upload/fake-xhr.ts";
-import { makeApp, makePreload, makeVersion, pageOf } from "./test-fixtures.ts";
 
 const FULL: MyAppRole = {
   role: 2,

@@ -3,16 +3,15 @@ import { Anchor, Stack, Tabs, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
-import { fetchApplication, fetchMyAppRole, type MyAppRole } from "../../api/applications.ts";
+import { applicationKeys, fetchApplication, fetchMyAppRole, type MyAppRole } from "../../api/applications.ts";
 import { ApiError } from "../../api/client.ts";
-import { queryKeys } from "../../api/query-keys.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { DistributionTab } from "../distribution/distribution-tab.tsx";
-import { MembersTab } from "../project-members/members-tab.tsx";
 import { AppActivity } from "./app-activity.tsx";
 import { AppHeader } from "./app-header.tsx";
+import { DistributionTab } from "./distribution/distribution-tab.tsx";
+import { MembersTab } from "./project-members/members-tab.tsx";
 import { VersionsTable } from "./versions-table.tsx";
 
 /** Until check_my_role answers, nothing may be changed. */
@@ -46,8 +45,8 @@ function AppMissing() {
 
 function AppView({ appId }: { appId: number }) {
   const { t } = useTranslation();
-  const app = useQuery({ queryKey: queryKeys.app(appId), queryFn: () => fetchApplication(appId) });
-  const role = useQuery({ queryKey: queryKeys.appRole(appId), queryFn: () => fetchMyAppRole(appId) });
+  const app = useQuery({ queryKey: applicationKeys.detail(appId), queryFn: () => fetchApplication(appId) });
+  const role = useQuery({ queryKey: applicationKeys.role(appId), queryFn: () => fetchMyAppRole(appId) });
   useDocumentTitle(app.data ? app.data.project_title || app.data.title : t("apps.title"));
 
   if (app.isPending) return <PageLoader />;

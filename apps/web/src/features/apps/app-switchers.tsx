@@ -3,7 +3,7 @@ import { Button, Group, Text } from "@mantine/core";
 import type { AppLink, ApplicationDetail } from "@tarmac/contracts";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { platformKey } from "./platform.ts";
+import { platformKey } from "../../ui/platform.ts";
 
 export function AppSwitchers({ app }: { app: ApplicationDetail }) {
   const { t } = useTranslation();

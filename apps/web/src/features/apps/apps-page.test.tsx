@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { makeOrg, makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { makeApp, makeVersion, pageOf } from "../../test/application-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
-import { makeApp, makeVersion, pageOf } from "./test-fixtures.ts";
 
 const BASE = "/api/applications/?org=7";
 // The first visit loads the lazy route modules, which is slow on a busy machine.

@@ -4,15 +4,20 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
-import { APPS_PAGE_SIZE, type AppType, listApplications } from "../../api/applications.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import {
+  APPS_PAGE_SIZE,
+  type AppListFilter,
+  type AppType,
+  applicationKeys,
+  listApplications,
+} from "../../api/applications.ts";
+import { isAdminRole } from "../../api/roles.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
-import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
-import { isAdminRole } from "../organization/roles.ts";
-import { useUploadFlow } from "../upload/upload-context.tsx";
+import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
+import { APP_TYPES, platformKey } from "../../ui/platform.ts";
 import { AppsEmpty, AppsSkeleton, AppsTable } from "./apps-table.tsx";
-import { APP_TYPES, platformKey } from "./platform.ts";
+import { useUploadFlow } from "./upload/upload-context.tsx";
 
 export const SEARCH_DELAY_MS = 400;
 const ALL = "all";
@@ -43,9 +48,10 @@ function AppsList({ org }: { org: OrgData }) {
     return () => clearTimeout(timer);
   }, [typed]);
 
+  const filter: AppListFilter = { org: org.org_id, title, mobileType, page };
   const query = useQuery({
-    queryKey: queryKeys.apps(org.org_id, page, title, mobileType),
-    queryFn: () => listApplications({ org: org.org_id, title, mobileType, page }),
+    queryKey: applicationKeys.list(filter),
+    queryFn: () => listApplications(filter),
   });
   const pages = Math.max(1, Math.ceil((query.data?.count ?? 0) / APPS_PAGE_SIZE));
   const filtered = title !== "" || mobileType !== null;

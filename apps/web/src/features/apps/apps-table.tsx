@@ -2,8 +2,8 @@ import { Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Table, Text } fro
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { ApplicationRecord } from "../../api/applications.ts";
-import { AppIcon } from "./app-icon.tsx";
-import { PLATFORM_COLORS, platformKey } from "./platform.ts";
+import { AppIcon } from "../../ui/app-icon.tsx";
+import { PLATFORM_COLORS, platformKey } from "../../ui/platform.ts";
 
 export function AppsTable({ apps }: { apps: ApplicationRecord[] }) {
   const { t } = useTranslation();

@@ -3,11 +3,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { type ApplicationRecord, deleteApplication } from "../../api/applications.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { type ApplicationRecord, applicationKeys, deleteApplication } from "../../api/applications.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
 
 /** Deletes this platform's app, or with the box ticked every platform of the project. */
 export function DeleteAppButton({ app }: { app: ApplicationRecord }) {
@@ -22,8 +21,8 @@ export function DeleteAppButton({ app }: { app: ApplicationRecord }) {
     mutationFn: () => deleteApplication(app.id, allPlatforms),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("apps.deleted") });
-      queryClient.removeQueries({ queryKey: queryKeys.app(app.id) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.appsAll() });
+      queryClient.removeQueries({ queryKey: applicationKeys.detail(app.id) });
+      void queryClient.invalidateQueries({ queryKey: applicationKeys.all() });
       void refreshProfile();
       navigate("/dashboard/apps");
     },

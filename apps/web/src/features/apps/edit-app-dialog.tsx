@@ -2,10 +2,9 @@ import { Button, Group, Modal, Stack, Text, Textarea, TextInput } from "@mantine
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type ApplicationRecord, updateApplication } from "../../api/applications.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { type ApplicationRecord, applicationKeys, updateApplication } from "../../api/applications.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 
 const FIELDS = ["project_title", "title", "environment", "description"] as const;
 
@@ -26,7 +25,7 @@ export function EditAppButton({ app }: { app: ApplicationRecord }) {
       }),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("apps.saved") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.appsAll() });
+      void queryClient.invalidateQueries({ queryKey: applicationKeys.all() });
       setOpened(false);
     },
     onError: errors.showError,

@@ -2,8 +2,7 @@ import { Button, Group, Modal, Stack, Textarea } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { updateVersion, type Version } from "../../api/applications.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { applicationKeys, updateVersion, type Version } from "../../api/applications.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
 
@@ -21,7 +20,7 @@ export function ReleaseNotesDialog({ version, onClose }: { version: Version | nu
       updateVersion(input.id, { whats_new: input.whats_new }),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("apps.notes_saved") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.appsAll() });
+      void queryClient.invalidateQueries({ queryKey: applicationKeys.all() });
       onClose();
     },
     onError: (error) => alerts.show({ type: "error", message: describeError(error, t) }),

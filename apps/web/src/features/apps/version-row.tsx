@@ -1,14 +1,21 @@
 import { ActionIcon, Anchor, Badge, Menu, Stack, Switch, Table, Text } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { deleteVersion, type MyAppRole, updateVersion, type Version } from "../../api/applications.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import {
+  applicationKeys,
+  deleteVersion,
+  type MyAppRole,
+  updateVersion,
+  type Version,
+} from "../../api/applications.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { InstallCounts } from "../distribution/install-counts.tsx";
-import { formatBytes, formatDateTime, signingSummary } from "./format.ts";
+import { formatDateTime } from "../../ui/format/date.ts";
+import { formatBytes } from "../../ui/format/size.ts";
+import { InstallCounts } from "./distribution/install-counts.tsx";
+import { signingSummary } from "./signing-summary.ts";
 
 interface VersionRowProps {
   appId: number;
@@ -25,7 +32,7 @@ export function VersionRow({ version, rights, onEditNotes, onExchange, onDelete 
   const queryClient = useQueryClient();
   const toggle = useMutation({
     mutationFn: (ready: boolean) => updateVersion(version.id, { ready_to_sale: ready }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.appsAll() }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: applicationKeys.all() }),
     onError: (error) => alerts.show({ type: "error", message: describeError(error, t) }),
   });
   const uploader = version.uploaded_by
@@ -114,7 +121,7 @@ export function DeleteVersionDialog({ version, onClose }: { version: Version | n
     mutationFn: (id: number) => deleteVersion(id),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("apps.version_deleted") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.appsAll() });
+      void queryClient.invalidateQueries({ queryKey: applicationKeys.all() });
       void refreshProfile();
       onClose();
     },

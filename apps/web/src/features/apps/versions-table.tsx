@@ -3,13 +3,18 @@ import { Paper, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type ApplicationRecord, listBuilds, type MyAppRole, type Version } from "../../api/applications.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import {
+  type ApplicationRecord,
+  applicationKeys,
+  listBuilds,
+  type MyAppRole,
+  type Version,
+} from "../../api/applications.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { ExchangeFileModal } from "../upload/exchange-file-modal.tsx";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
+import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
 import { DeleteVersionDialog, VersionRow } from "./version-row.tsx";
 
@@ -20,7 +25,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
   const [exchanging, setExchanging] = useState<Version | null>(null);
   const [deleting, setDeleting] = useState<Version | null>(null);
   const query = useQuery({
-    queryKey: queryKeys.appBuilds(app.id, page),
+    queryKey: applicationKeys.builds(app.id, page),
     queryFn: () => listBuilds(app.id, page),
   });
   const results = query.data?.results ?? [];

@@ -2,7 +2,7 @@ import { Stack } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { checkActivation, requestReinvite } from "../../api/auth.ts";
+import { authKeys, checkActivation, requestReinvite } from "../../api/auth.ts";
 import { ApiError } from "../../api/client.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
@@ -29,7 +29,7 @@ export function ActivatePage() {
 function ActivateWithCode({ code }: { code: string }) {
   const { t } = useTranslation();
   const check = useQuery({
-    queryKey: ["activation", code],
+    queryKey: authKeys.activation(code),
     queryFn: () => checkActivation(code),
     retry: false,
   });

@@ -3,11 +3,11 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { type ActivationInfo, type ActivationInput, requestActivation } from "../../api/auth.ts";
+import { type ActivateInput, type ActivationInfo, requestActivation } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
 import { Alert } from "../../ui/alert.tsx";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 
 const ACTIVATION_FIELDS = ["password", "first_name", "last_name"] as const;
 
@@ -20,7 +20,7 @@ export function ActivationForm({ code, info }: { code: string; info: ActivationI
   const asksPassword = info.requires_password || info.kind === "invitation";
 
   const activate = useMutation({
-    mutationFn: (input: ActivationInput | undefined) => requestActivation(code, input),
+    mutationFn: (input: ActivateInput) => requestActivation(code, input),
     onSuccess: (reply) => {
       if (reply?.token) {
         setToken(reply.token);

@@ -4,9 +4,9 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "../../ui/alert.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard } from "../../ui/public-layout.tsx";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
 
 const EMAIL_FIELDS = ["email"] as const;
 

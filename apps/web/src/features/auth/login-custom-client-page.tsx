@@ -6,10 +6,10 @@ import { Link } from "react-router";
 import { lookUpSsoByName } from "../../api/auth.ts";
 import { ApiError } from "../../api/client.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
 
 /** Single sign-on entry: the organization's name leads to its identity provider. */
 export function LoginCustomClientPage() {

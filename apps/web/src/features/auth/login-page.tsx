@@ -3,14 +3,14 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
-import { type LoginInput, type LoginReply, requestLogin } from "../../api/auth.ts";
+import { type LoginInput, type LoginResponse, requestLogin } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
 import { clearSession } from "../../api/token.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
 
 const LOGIN_FIELDS = ["email", "password", "otp"] as const;
 
@@ -28,8 +28,10 @@ export function LoginPage() {
 
   const login = useMutation({
     mutationFn: requestLogin,
-    onSuccess: (reply: LoginReply) => {
-      if (reply?.mobile_only) {
+    onSuccess: (reply: LoginResponse | null) => {
+      // One of three answers, told apart by their fields; an empty or non-JSON body is none of them.
+      const answer = typeof reply === "object" ? reply : null;
+      if (answer && "mobile_only" in answer && answer.mobile_only) {
         // This account may not use the web app: drop whatever the reply carried.
         clearSession();
         setNeedsOtp(false);
@@ -37,12 +39,12 @@ export function LoginPage() {
         setMobileOnly(true);
         return;
       }
-      if (reply?.two_factor_required) {
+      if (answer && "two_factor_required" in answer && answer.two_factor_required) {
         setNeedsOtp(true);
         return;
       }
-      if (reply?.token) {
-        setToken(reply.token);
+      if (answer && "token" in answer && answer.token) {
+        setToken(answer.token);
         navigate("/dashboard", { replace: true });
         return;
       }

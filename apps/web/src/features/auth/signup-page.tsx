@@ -16,10 +16,10 @@ import { Link, useNavigate } from "react-router";
 import { type RegisterInput, requestRegistration } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
 
 const SIGNUP_FIELDS = ["email", "password", "first_name", "last_name"] as const;
 const EMPTY_FORM: RegisterInput = { email: "", password: "", first_name: "", last_name: "" };

@@ -5,10 +5,10 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { requestPasswordUpdate } from "../../api/auth.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { FormAlert } from "./form-alert.tsx";
-import { useFormErrors } from "./use-form-errors.ts";
 
 const UPDATE_FIELDS = ["code", "password"] as const;
 

@@ -2,20 +2,19 @@ import { Anchor, Button, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
-import { fetchBlogPage } from "../../api/content.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { contentKeys, fetchBlogPage } from "../../api/content.ts";
+import { formatDate } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { formatDate } from "./format-date.ts";
 
 export function BlogListPage() {
   const { t, i18n } = useTranslation();
   useDocumentTitle(t("blog.title"));
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number.parseInt(searchParams.get("page") ?? "1", 10) || 1);
-  const query = useQuery({ queryKey: queryKeys.blogList(page), queryFn: () => fetchBlogPage(page) });
+  const query = useQuery({ queryKey: contentKeys.blogList(page), queryFn: () => fetchBlogPage(page) });
   const goTo = (target: number) => setSearchParams(target === 1 ? {} : { page: String(target) });
 
   return (

@@ -3,19 +3,18 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { ApiError } from "../../api/client.ts";
-import { fetchBlogPost } from "../../api/content.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { contentKeys, fetchBlogPost } from "../../api/content.ts";
+import { formatDate } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
 import { TextBody } from "../../ui/text-body.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { formatDate } from "./format-date.ts";
 
 export function BlogPostPage() {
   const { t, i18n } = useTranslation();
   const slug = useParams().slug ?? "";
-  const query = useQuery({ queryKey: queryKeys.blogPost(slug), queryFn: () => fetchBlogPost(slug) });
+  const query = useQuery({ queryKey: contentKeys.blogPost(slug), queryFn: () => fetchBlogPost(slug) });
   useDocumentTitle(query.data?.title ?? t("blog.title"));
   const missing = query.isError && query.error instanceof ApiError && query.error.status === 404;
 

@@ -4,8 +4,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useParams } from "react-router";
 import { ApiError } from "../../api/client.ts";
-import { type ContentPage as ContentPageData, fetchContentPage } from "../../api/content.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { type ContentPage as ContentPageData, contentKeys, fetchContentPage } from "../../api/content.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
@@ -16,7 +15,7 @@ import { applySeo } from "./seo.ts";
 /** Generic content page at /{page}: GET /api/pages/{slug}/; unknown pages go to /not-found. */
 export function ContentPage() {
   const slug = useParams().page ?? "";
-  const query = useQuery({ queryKey: queryKeys.page(slug), queryFn: () => fetchContentPage(slug) });
+  const query = useQuery({ queryKey: contentKeys.page(slug), queryFn: () => fetchContentPage(slug) });
   useDocumentTitle(query.data?.seo?.seo_title || query.data?.title || null);
   useEffect(() => {
     if (query.data?.seo) applySeo(query.data.seo);

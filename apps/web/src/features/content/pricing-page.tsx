@@ -3,20 +3,12 @@ import { useQuery } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { fetchTariffs, type Tariff } from "../../api/content.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { fetchTariffs, planKeys, type Tariff } from "../../api/plans.ts";
+import { formatStorage } from "../../ui/format/size.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-
-/** Plan limits are stored in MB; 0 or a missing limit means unlimited (spec §9). */
-export function formatStorage(megabytes: number, language: string): string {
-  const format = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
-  if (megabytes >= 1024 * 1024) return `${format.format(megabytes / (1024 * 1024))} TB`;
-  if (megabytes >= 1024) return `${format.format(megabytes / 1024)} GB`;
-  return `${format.format(megabytes)} MB`;
-}
 
 function formatPrice(tariff: Tariff, language: string, t: TFunction): string {
   const amount = Number(tariff.price ?? 0);
@@ -38,7 +30,7 @@ function describeLimit(
 export function PricingPage() {
   const { t, i18n } = useTranslation();
   useDocumentTitle(t("pricing.title"));
-  const query = useQuery({ queryKey: queryKeys.tariffs(), queryFn: fetchTariffs });
+  const query = useQuery({ queryKey: planKeys.tariffs(), queryFn: fetchTariffs });
   const language = i18n.resolvedLanguage ?? "en";
   const count = (value: number) => new Intl.NumberFormat(language).format(value);
 

@@ -3,8 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { fetchLanding } from "../../api/content.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { contentKeys, fetchLanding } from "../../api/content.ts";
 import { PublicLayout } from "../../ui/public-layout.tsx";
 import { TextBody } from "../../ui/text-body.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
@@ -18,7 +17,7 @@ const PLATFORM_KEYS = ["platforms.android", "platforms.ios", "platforms.windows"
  */
 export function PromoPage() {
   const { t } = useTranslation();
-  const query = useQuery({ queryKey: queryKeys.landing(), queryFn: fetchLanding });
+  const query = useQuery({ queryKey: contentKeys.landing(), queryFn: fetchLanding });
   const landing = query.data;
   useDocumentTitle(landing?.seo?.seo_title || landing?.title || t("promo.title"));
   useEffect(() => {

@@ -3,12 +3,13 @@ import { useMutation } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { requestReinvite } from "../../api/auth.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
+import { isAdminRole } from "../../api/roles.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
+import { ROLE_COLORS, roleKey } from "../../ui/role-labels.ts";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { CreateOrganizationForm } from "../organization/create-organization-form.tsx";
-import { isAdminRole, ROLE_COLORS, roleKey } from "../organization/roles.ts";
-import { useDashboard } from "./dashboard-context.tsx";
+import { CreateOrganizationForm } from "./create-organization-form.tsx";
 
 export function DashboardHome() {
   const { t } = useTranslation();

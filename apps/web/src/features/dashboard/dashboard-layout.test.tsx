@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken, setToken } from "../../api/client.ts";
 import { CURRENT_APP_ID_KEY, CURRENT_ORG_ID_KEY } from "../../api/token.ts";
-import { makeOrg, makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
 import { renderApp, stubApi } from "../../test/render.tsx";
 
 describe("dashboard layout", () => {

@@ -4,10 +4,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useNavigate } from "react-router";
 import { logout } from "../../api/auth.ts";
+import { DashboardProvider } from "../../api/dashboard-context.tsx";
 import { BrandMark } from "../../ui/brand-mark.tsx";
 import { LanguageSelect } from "../../ui/language-select.tsx";
 import { useBreakpoint } from "../../ui/use-breakpoint.ts";
-import { DashboardProvider } from "./dashboard-context.tsx";
 import { SideMenu } from "./side-menu.tsx";
 
 const NAVBAR_WIDTH = 264;

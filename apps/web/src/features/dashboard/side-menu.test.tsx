@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { OrgData } from "../../api/account.ts";
 import { CURRENT_ORG_ID_KEY } from "../../api/token.ts";
-import { makeOrg, makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
 import { renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 function serveProfile(orgs: OrgData[]) {

@@ -4,8 +4,8 @@ import { Avatar, Box, Divider, NavLink, ScrollArea, Stack, Text, UnstyledButton 
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { canManageTeams, isAdminRole } from "../organization/roles.ts";
-import { useDashboard } from "./dashboard-context.tsx";
+import { useDashboard } from "../../api/dashboard-context.tsx";
+import { canManageTeams, isAdminRole } from "../../api/roles.ts";
 import { StorageWarning } from "./storage-warning.tsx";
 
 interface MenuLink {

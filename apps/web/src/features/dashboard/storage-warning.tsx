@@ -1,7 +1,7 @@
 import { Alert, Anchor, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useDashboard } from "./dashboard-context.tsx";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 
 /** The owner's warning that more than three quarters of the storage is used (spec §9). */
 export function StorageWarning() {

@@ -1,10 +1,10 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { makeOrg, makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { makeApp, makeVersion, pageOf } from "../../test/application-fixtures.ts";
+import { makeLink } from "../../test/distribution-fixtures.ts";
 import { renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
-import { makeApp, makeVersion, pageOf } from "../apps/test-fixtures.ts";
-import { makeLink } from "../distribution/test-api.ts";
 import { defaultFilter, newestFirst } from "./mobile-apps-page.tsx";
 
 const OLD = makeApp({

@@ -6,18 +6,18 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ApplicationRecord } from "../../api/applications.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { distributionKeys, fetchAppLink, listMobileApps, MOBILE_PAGE_SIZE } from "../../api/distribution.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
+import { AppIcon } from "../../ui/app-icon.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { formatDateTime } from "../../ui/format/date.ts";
+import { readVisitorDevice } from "../../ui/install-platform.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
+import { platformKey } from "../../ui/platform.ts";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
-import { AppIcon } from "../apps/app-icon.tsx";
-import { formatDateTime } from "../apps/format.ts";
-import { platformKey } from "../apps/platform.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { readVisitorDevice } from "../distribution/install-platform.ts";
 
 type Filter = "all" | "0" | "1";
 

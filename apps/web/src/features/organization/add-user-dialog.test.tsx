@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OrgData } from "../../api/account.ts";
-import { makeOrg } from "../../test/fixtures.ts";
+import { makeOrg } from "../../test/account-fixtures.ts";
 import { type ApiCall, type ApiReply, renderWithProviders, stubApi } from "../../test/render.tsx";
 import { AddUserDialog } from "./add-user-dialog.tsx";
 

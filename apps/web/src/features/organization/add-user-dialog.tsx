@@ -15,10 +15,11 @@ import { useQuery } from "@tanstack/react-query";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import { fetchProjects, fetchTeams } from "../../api/staff.ts";
+import { fetchProjects, projectKeys } from "../../api/projects.ts";
+import { ADD_USER_ROLES } from "../../api/roles.ts";
+import { fetchTeams, teamKeys } from "../../api/teams.ts";
 import { Alert } from "../../ui/alert.tsx";
-import { ADD_USER_ROLES, roleKey } from "./roles.ts";
+import { roleKey } from "../../ui/role-labels.ts";
 import { useAddUser } from "./use-add-user.ts";
 
 interface AddUserDialogProps {
@@ -36,12 +37,12 @@ export function AddUserDialog({ opened, org, onClose, onCreated }: AddUserDialog
     onCreated();
   });
   const teamsQuery = useQuery({
-    queryKey: queryKeys.teams(org.org_id),
+    queryKey: teamKeys.list(org.org_id),
     queryFn: () => fetchTeams(org.org_id),
     enabled: opened,
   });
   const projectsQuery = useQuery({
-    queryKey: queryKeys.projects(org.org_id),
+    queryKey: projectKeys.list(org.org_id),
     queryFn: () => fetchProjects(org.org_id),
     enabled: opened,
   });
@@ -51,7 +52,7 @@ export function AddUserDialog({ opened, org, onClose, onCreated }: AddUserDialog
   }));
   const projectOptions = (projectsQuery.data ?? []).map((project) => ({
     value: String(project.id),
-    label: project.project_title ?? project.title ?? String(project.id),
+    label: project.project_title,
   }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {

@@ -2,12 +2,14 @@ import { Button, Group, Modal, MultiSelect, NativeSelect, Stack } from "@mantine
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { queryKeys } from "../../api/query-keys.ts";
-import { fetchProjects, fetchTeams, type Membership, updateMembership } from "../../api/staff.ts";
+import { fetchProjects, projectKeys } from "../../api/projects.ts";
+import { EDITABLE_ROLES } from "../../api/roles.ts";
+import { type AssignableRole, type Membership, staffKeys, updateMembership } from "../../api/staff.ts";
+import { fetchTeams, teamKeys } from "../../api/teams.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
-import { EDITABLE_ROLES, roleKey } from "./roles.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
+import { roleKey } from "../../ui/role-labels.ts";
 
 const MEMBER_FIELDS = ["role", "teams", "projects"] as const;
 
@@ -29,12 +31,12 @@ export function EditMemberDialog({ member, onClose }: { member: Membership | nul
   }, [member]);
 
   const teamsQuery = useQuery({
-    queryKey: queryKeys.teams(orgId),
+    queryKey: teamKeys.list(orgId),
     queryFn: () => fetchTeams(orgId),
     enabled: member !== null,
   });
   const projectsQuery = useQuery({
-    queryKey: queryKeys.projects(orgId),
+    queryKey: projectKeys.list(orgId),
     queryFn: () => fetchProjects(orgId),
     enabled: member !== null,
   });
@@ -42,14 +44,15 @@ export function EditMemberDialog({ member, onClose }: { member: Membership | nul
   const save = useMutation({
     mutationFn: () =>
       updateMembership(member?.id ?? 0, {
-        role: Number(role),
+        // The picker offers assignable roles only.
+        role: Number(role) as AssignableRole,
         teams: teams.map(Number),
         projects: projects.map(Number),
       }),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("staff.saved") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.staffAll(orgId) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.teams(orgId) });
+      void queryClient.invalidateQueries({ queryKey: staffKeys.all(orgId) });
+      void queryClient.invalidateQueries({ queryKey: teamKeys.list(orgId) });
       onClose();
     },
     onError: formErrors.showError,
@@ -96,7 +99,7 @@ export function EditMemberDialog({ member, onClose }: { member: Membership | nul
             placeholder={(projectsQuery.data ?? []).length === 0 ? t("staff.no_projects") : undefined}
             data={(projectsQuery.data ?? []).map((project) => ({
               value: String(project.id),
-              label: project.project_title ?? project.title ?? String(project.id),
+              label: project.project_title,
             }))}
             value={projects}
             onChange={setProjects}

@@ -2,12 +2,11 @@ import { Avatar, Button, FileButton, Group, Stack, Text } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { uploadOrganizationLogo } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
+import { organizationKeys, uploadOrganizationLogo } from "../../api/organizations.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
 
 export const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp"];
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
@@ -41,7 +40,7 @@ export function LogoUpload({ orgId, logo, title }: { orgId: number; logo: string
   const upload = useMutation({
     mutationFn: (chosen: File) => uploadOrganizationLogo(orgId, chosen),
     onSuccess: (organization) => {
-      queryClient.setQueryData(queryKeys.organization(orgId), organization);
+      queryClient.setQueryData(organizationKeys.detail(orgId), organization);
       void refreshProfile();
       setFile(null);
       alerts.show({ type: "success", message: t("settings.logo_saved") });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { makeOrg, makeProfile } from "../../test/fixtures.ts";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 const MEMBERS = {

@@ -4,14 +4,13 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { deleteOrganization, transferOwnership } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import { fetchMemberships } from "../../api/staff.ts";
+import { ROLE_OWNER } from "../../api/roles.ts";
+import { fetchMemberships, staffKeys } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { ROLE_OWNER } from "./roles.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 
 const TRANSFER_FIELDS = ["user"] as const;
 
@@ -22,7 +21,7 @@ export function TransferOwnershipForm({ orgId }: { orgId: number }) {
   const [user, setUser] = useState("");
   const formErrors = useFormErrors(TRANSFER_FIELDS);
   const members = useQuery({
-    queryKey: queryKeys.staff(orgId, 1, ""),
+    queryKey: staffKeys.list(orgId, 1, ""),
     queryFn: () => fetchMemberships(orgId, 1, ""),
   });
   const candidates = (members.data?.results ?? []).filter(

@@ -2,15 +2,15 @@ import { Badge, Card, Group, List, Progress, SimpleGrid, Stack, Text } from "@ma
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
-import { fetchOrganization, fetchPlans, fetchUsage } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { fetchOrganization, organizationKeys } from "../../api/organizations.ts";
+import { fetchPlans, fetchUsage, planKeys } from "../../api/plans.ts";
+import { isAdminRole } from "../../api/roles.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { toPercent } from "../../ui/format/percent.ts";
+import { formatStorage } from "../../ui/format/size.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { formatStorage } from "../content/pricing-page.tsx";
-import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
-import { toPercent } from "../dashboard/plan-limits.ts";
-import { isAdminRole } from "./roles.ts";
 
 export function PlanPage() {
   const { t } = useTranslation();
@@ -70,10 +70,10 @@ function PlanDetails({ org }: { org: OrgData }) {
   const language = i18n.resolvedLanguage ?? "en";
   const count = (value: number) => new Intl.NumberFormat(language).format(value);
   const storage = (value: number) => formatStorage(value, language);
-  const usage = useQuery({ queryKey: queryKeys.usage(org.org_id), queryFn: () => fetchUsage(org.org_id) });
-  const plans = useQuery({ queryKey: queryKeys.tariffs(), queryFn: fetchPlans });
+  const usage = useQuery({ queryKey: planKeys.usage(org.org_id), queryFn: () => fetchUsage(org.org_id) });
+  const plans = useQuery({ queryKey: planKeys.tariffs(), queryFn: fetchPlans });
   const organization = useQuery({
-    queryKey: queryKeys.organization(org.org_id),
+    queryKey: organizationKeys.detail(org.org_id),
     queryFn: () => fetchOrganization(org.org_id),
   });
   const currentPlanId = organization.data?.plan?.id;

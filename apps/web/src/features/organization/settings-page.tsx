@@ -3,18 +3,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
-import { fetchOrganization, updateOrganization } from "../../api/organizations.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
+import { fetchOrganization, organizationKeys, updateOrganization } from "../../api/organizations.ts";
+import { isAdminRole, ROLE_OWNER } from "../../api/roles.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
 import { LogoUpload } from "./logo-upload.tsx";
 import { DeleteOrganizationForm, TransferOwnershipForm } from "./owner-actions.tsx";
-import { isAdminRole, ROLE_OWNER } from "./roles.ts";
 
 export function SettingsPage() {
   const { t } = useTranslation();
@@ -30,7 +29,7 @@ export function SettingsPage() {
 function Settings({ org }: { org: OrgData }) {
   const { t } = useTranslation();
   const query = useQuery({
-    queryKey: queryKeys.organization(org.org_id),
+    queryKey: organizationKeys.detail(org.org_id),
     queryFn: () => fetchOrganization(org.org_id),
   });
   if (query.isPending) return <PageLoader />;
@@ -74,7 +73,7 @@ function GeneralForm({ orgId, title, subdomain }: { orgId: number; title: string
     mutationFn: () =>
       updateOrganization(orgId, { title: form.title.trim(), subdomain: form.subdomain.trim() }),
     onSuccess: (organization) => {
-      queryClient.setQueryData(queryKeys.organization(orgId), organization);
+      queryClient.setQueryData(organizationKeys.detail(orgId), organization);
       void refreshProfile();
       alerts.show({ type: "success", message: t("settings.saved") });
     },

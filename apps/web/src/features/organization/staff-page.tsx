@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData, Profile } from "../../api/account.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
+import { canSeeStaff, isAdminRole, ROLE_OWNER } from "../../api/roles.ts";
 import {
   disableMemberTwoFactor,
   fetchMemberships,
@@ -11,18 +12,18 @@ import {
   removeMembership,
   resendInvitation,
   STAFF_PAGE_SIZE,
+  staffKeys,
 } from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
+import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
-import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
+import { ROLE_COLORS, roleKey } from "../../ui/role-labels.ts";
 import { AddUserDialog } from "./add-user-dialog.tsx";
 import { EditMemberDialog } from "./edit-member-dialog.tsx";
-import { canSeeStaff, isAdminRole, ROLE_COLORS, ROLE_OWNER, roleKey } from "./roles.ts";
 
 const SEARCH_DELAY_MS = 400;
 
@@ -57,7 +58,7 @@ function StaffList({ profile, org }: { profile: Profile; org: OrgData }) {
   }, [typed]);
 
   const query = useQuery({
-    queryKey: queryKeys.staff(org.org_id, page, search),
+    queryKey: staffKeys.list(org.org_id, page, search),
     queryFn: () => fetchMemberships(org.org_id, page, search),
   });
   const pages = Math.max(1, Math.ceil((query.data?.count ?? 0) / STAFF_PAGE_SIZE));
@@ -149,7 +150,7 @@ function MemberRow({ member, manage, callerIsOwner, isSelf, onEdit, onRemove }: 
     mutationFn: () => disableMemberTwoFactor(member.id),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("staff.twofa_disabled") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.staffAll(member.organization) });
+      void queryClient.invalidateQueries({ queryKey: staffKeys.all(member.organization) });
     },
     onError: (error) => alerts.show({ type: "error", message: describeError(error, t) }),
   });
@@ -231,7 +232,7 @@ function RemoveMemberDialog({
     mutationFn: (id: number) => removeMembership(id),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("staff.removed") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.staffAll(orgId) });
+      void queryClient.invalidateQueries({ queryKey: staffKeys.all(orgId) });
       void refreshProfile();
       onClose();
     },

@@ -14,24 +14,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import {
-  createTeam,
-  deleteTeam,
-  fetchMemberships,
-  fetchTeams,
-  saveTeam,
-  type TeamWithUsers,
-} from "../../api/staff.ts";
+import { canManageTeams, isAdminRole } from "../../api/roles.ts";
+import { fetchMemberships, staffKeys } from "../../api/staff.ts";
+import { createTeam, deleteTeam, fetchTeams, type OrgTeam, saveTeam, teamKeys } from "../../api/teams.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
-import { PageFrame, ProfileGate } from "../dashboard/page-frame.tsx";
-import { canManageTeams, isAdminRole } from "./roles.ts";
 
 export function TeamsPage() {
   const { t } = useTranslation();
@@ -44,7 +37,7 @@ export function TeamsPage() {
   );
 }
 
-type Editing = { mode: "create" } | { mode: "edit"; team: TeamWithUsers } | null;
+type Editing = { mode: "create" } | { mode: "edit"; team: OrgTeam } | null;
 
 function TeamsList({ org, userId }: { org: OrgData; userId: number }) {
   const { t } = useTranslation();
@@ -52,14 +45,14 @@ function TeamsList({ org, userId }: { org: OrgData; userId: number }) {
   const queryClient = useQueryClient();
   const admin = isAdminRole(org.role);
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<TeamWithUsers | null>(null);
-  const query = useQuery({ queryKey: queryKeys.teams(org.org_id), queryFn: () => fetchTeams(org.org_id) });
+  const [deleting, setDeleting] = useState<OrgTeam | null>(null);
+  const query = useQuery({ queryKey: teamKeys.list(org.org_id), queryFn: () => fetchTeams(org.org_id) });
 
   const remove = useMutation({
     mutationFn: (id: number) => deleteTeam(id),
     onSuccess: () => {
       alerts.show({ type: "success", message: t("teams.deleted") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.teams(org.org_id) });
+      void queryClient.invalidateQueries({ queryKey: teamKeys.list(org.org_id) });
       setDeleting(null);
     },
     onError: (error) => alerts.show({ type: "error", message: describeError(error, t) }),
@@ -144,7 +137,7 @@ function TeamDialog({ editing, org, onClose }: { editing: Editing; org: OrgData;
   const [users, setUsers] = useState<string[]>([]);
   const formErrors = useFormErrors(TEAM_FIELDS);
   const members = useQuery({
-    queryKey: queryKeys.staff(org.org_id, 1, ""),
+    queryKey: staffKeys.list(org.org_id, 1, ""),
     queryFn: () => fetchMemberships(org.org_id, 1, ""),
     enabled: editing !== null,
   });
@@ -166,7 +159,7 @@ function TeamDialog({ editing, org, onClose }: { editing: Editing; org: OrgData;
     },
     onSuccess: () => {
       alerts.show({ type: "success", message: t("teams.saved") });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.teams(org.org_id) });
+      void queryClient.invalidateQueries({ queryKey: teamKeys.list(org.org_id) });
       onClose();
     },
     onError: formErrors.showError,

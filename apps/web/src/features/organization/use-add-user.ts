@@ -5,10 +5,16 @@ import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import { ApiError } from "../../api/client.ts";
 import { readFormErrors } from "../../api/form-errors.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import { createMembership, type OrgUser, searchOrgUsers } from "../../api/staff.ts";
+import { isUserLimitReached } from "../../api/plan-limits.ts";
+import { ROLE_ADMIN } from "../../api/roles.ts";
+import {
+  type AssignableRole,
+  createMembership,
+  type OrgUser,
+  searchOrgUsers,
+  staffKeys,
+} from "../../api/staff.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { isUserLimitReached, ROLE_ADMIN } from "./roles.ts";
 
 export const USER_SEARCH_DEBOUNCE_MS = 1500;
 const ADD_USER_FIELDS = ["userid", "role", "teams", "projects", "first_name", "last_name"];
@@ -63,7 +69,7 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
   }, [email]);
 
   const searchQuery = useQuery({
-    queryKey: queryKeys.userSearch(org.org_id, search),
+    queryKey: staffKeys.userSearch(org.org_id, search),
     queryFn: () => searchOrgUsers(org.org_id, search),
     enabled: opened && search !== "",
     staleTime: 0,
@@ -110,7 +116,7 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
       setLastName("");
       setMatched(null);
       alerts.show({ type: "success", message: t("USER HAS BEEN CREATED SUCCESSFULLY") });
-      void queryClient.invalidateQueries({ queryKey: ["staff", org.org_id] });
+      void queryClient.invalidateQueries({ queryKey: staffKeys.all(org.org_id) });
       onDone();
     },
     onError: (error) => {
@@ -142,7 +148,8 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
     create.mutate({
       userid: matched ? matched.id : typed,
       organization: org.org_id,
-      role,
+      // The picker offers assignable roles only.
+      role: role as AssignableRole,
       teams: teams.map(Number),
       projects: projects.map(Number),
       first_name: firstName.trim(),

@@ -3,8 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type OrgData, type Profile, rotateApiKey } from "../../api/account.ts";
-import { queryKeys } from "../../api/query-keys.ts";
-import { fetchMemberships } from "../../api/staff.ts";
+import { fetchMemberships, staffKeys } from "../../api/staff.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
@@ -30,7 +29,7 @@ function ApiKey({ profile, org }: { profile: Profile; org: OrgData }) {
   const [confirming, setConfirming] = useState(false);
   // The key belongs to the caller's own membership of the current organization.
   const own = useQuery({
-    queryKey: [...queryKeys.staff(org.org_id, 1, profile.email), "own"],
+    queryKey: staffKeys.own(org.org_id, profile.email),
     queryFn: async () => {
       const page = await fetchMemberships(org.org_id, 1, profile.email);
       return page.results.find((member) => member.userid === profile.user_id) ?? null;

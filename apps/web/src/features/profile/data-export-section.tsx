@@ -1,12 +1,11 @@
 import { Anchor, Badge, Button, Group, Stack, Table, Text } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { type DataExport, fetchDataExports, requestDataExport } from "../../api/account.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { accountKeys, type DataExport, fetchDataExports, requestDataExport } from "../../api/account.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { formatDate } from "../../ui/format/date.ts";
 import { LoadError } from "../../ui/load-error.tsx";
-import { formatDate } from "../content/format-date.ts";
 
 const EXPORT_POLL_MS = 5000;
 const STATUS_COLORS: Record<string, string> = {
@@ -23,14 +22,14 @@ export function DataExportSection() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const list = useQuery({
-    queryKey: queryKeys.dataExports(),
+    queryKey: accountKeys.dataExports(),
     queryFn: fetchDataExports,
     // An export in progress is checked again until it finishes.
     refetchInterval: (query) => ((query.state.data ?? []).some(isUnfinished) ? EXPORT_POLL_MS : false),
   });
   const request = useMutation({
     mutationFn: requestDataExport,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.dataExports() }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: accountKeys.dataExports() }),
   });
   const items = list.data ?? [];
   const language = i18n.resolvedLanguage ?? "en";

@@ -2,11 +2,10 @@ import { Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from "@mant
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { changePassword, type Profile, updateProfileNames } from "../../api/account.ts";
-import { queryKeys } from "../../api/query-keys.ts";
+import { accountKeys, changePassword, type Profile, updateProfileNames } from "../../api/account.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 
 const NAME_FIELDS = ["first_name", "last_name"] as const;
 
@@ -22,7 +21,7 @@ export function NamesForm({ profile }: { profile: Profile }) {
     mutationFn: () =>
       updateProfileNames(profile.user_id, { first_name: firstName.trim(), last_name: lastName.trim() }),
     onSuccess: (updated) => {
-      queryClient.setQueryData(queryKeys.profile(), updated);
+      queryClient.setQueryData(accountKeys.profile(), updated);
       alerts.show({ type: "success", message: t("profile.saved") });
     },
     onError: formErrors.showError,

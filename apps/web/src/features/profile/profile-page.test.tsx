@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { getToken } from "../../api/client.ts";
-import { makeProfile } from "../../test/fixtures.ts";
+import { makeProfile } from "../../test/account-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 const CODES = Array.from({ length: 10 }, (_, index) => `code-${index}-abcd`);

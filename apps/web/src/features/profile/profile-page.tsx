@@ -1,6 +1,6 @@
 import { Stack } from "@mantine/core";
 import { useTranslation } from "react-i18next";
-import { PageFrame, ProfileGate, Section } from "../dashboard/page-frame.tsx";
+import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { ApiKeySection } from "./api-key-section.tsx";
 import { DataExportSection } from "./data-export-section.tsx";
 import { DeleteAccountSection } from "./delete-account-section.tsx";

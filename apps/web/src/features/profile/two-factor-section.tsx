@@ -20,11 +20,11 @@ import {
   regenerateRecoveryCodes,
   type TwoFactorKey,
 } from "../../api/account.ts";
+import { useDashboard } from "../../api/dashboard-context.tsx";
 import { Alert } from "../../ui/alert.tsx";
 import { describeError } from "../../ui/error-text.ts";
-import { FormAlert } from "../auth/form-alert.tsx";
-import { useFormErrors } from "../auth/use-form-errors.ts";
-import { useDashboard } from "../dashboard/dashboard-context.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { RecoveryCodes } from "./recovery-codes.tsx";
 
 export function TwoFactorSection({ enabled }: { enabled: boolean }) {

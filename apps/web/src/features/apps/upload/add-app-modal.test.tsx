@@ -1,0 +1,298 @@
+import { uploadErrorMessages } from "@tarmac/contracts";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import en from "../../../../public/media/i18n/en.json" with { type: "json" };
+import { makeOrg, makeProfile } from "../../../test/account-fixtures.ts";
+import { makeApp, makePreload, pageOf } from "../../../test/application-fixtures.ts";
+import { FakeXhr } from "../../../test/fake-xhr.ts";
+import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../../test/render.tsx";
+
+const texts = en as unknown as Record<string, string>;
+const LIST_URL = "GET /api/applications/?org=7&page=1&page_size=20";
+
+function serve(extra: Record<string, ApiReply | (() => ApiReply)> = {}, orgOverrides = {}) {
+  return stubApi({
+    "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: [makeOrg(orgOverrides)] })] },
+    [LIST_URL]: { status: 200, body: pageOf([]) },
+    "GET /api/organization/usage/?org=7": {
+      status: 200,
+      body: { org_id: 7, space_used: 10, space_limit: 100, critical: false },
+    },
+    ...extra,
+  });
+}
+
+function apk(name = "rocket.apk", bytes = 1024): File {
+  const file = new File(["apk"], name);
+  Object.defineProperty(file, "size", { value: bytes });
+  return file;
+}
+
+async function openModal() {
+  const user = userEvent.setup();
+  renderApp("/dashboard/apps");
+  // The first visit loads the lazy route modules, which is slow on a busy machine.
+  await user.click(
+    (await screen.findAllByRole("button", { name: "Add app" }, { timeout: 5000 }))[0] as HTMLElement,
+  );
+  const dialog = await screen.findByRole("dialog", { name: "Add app" }, { timeout: 5000 });
+  return { user, dialog };
+}
+
+async function chooseFile(user: ReturnType<typeof userEvent.setup>, file: File) {
+  await user.upload(screen.getByLabelText("Build file"), file);
+}
+
+/** Uploads a file and answers the preload with `result`. */
+async function preloadWith(user: ReturnType<typeof userEvent.setup>, result = makePreload()) {
+  await chooseFile(user, apk());
+  act(() => FakeXhr.last().reply(200, result));
+  await screen.findByText("Completed");
+}
+
+describe("add-app modal", () => {
+  useSignedInTestSession();
+  beforeEach(() => {
+    // jsdom has no layout; the organization picker scrolls its options into view.
+    Element.prototype.scrollIntoView ??= () => {};
+    FakeXhr.all = [];
+    vi.stubGlobal("XMLHttpRequest", FakeXhr);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("shows 'Uploading… ' with the percentage, then reading, then COMPLETED with the draft filled", async () => {
+    serve();
+    const { user, dialog } = await openModal();
+    await chooseFile(user, apk());
+    const xhr = FakeXhr.last();
+    expect(xhr.url).toBe("/api/applicationadd/?preload=1");
+    expect(xhr.sent?.get("organization")).toBe("7");
+    expect(xhr.sent?.get("app")).toBeNull();
+    expect(await within(dialog).findByText("Uploading… 0%")).toBeTruthy();
+    act(() => xhr.progress(40));
+    expect(await within(dialog).findByText("Uploading… 40%")).toBeTruthy();
+    act(() => xhr.progress(100));
+    expect(await within(dialog).findByText(texts["GET DATA FROM FILE"] as string)).toBeTruthy();
+    act(() =>
+      xhr.reply(
+        200,
+        makePreload({ version_exist: true, unique_app_id_changed: true, unique_app_id_new: "com.b" }),
+      ),
+    );
+    expect(await within(dialog).findByText("Completed")).toBeTruthy();
+    expect((within(dialog).getByLabelText(/Project title/) as HTMLInputElement).value).toBe("Rocket");
+    expect((within(dialog).getByLabelText("Version") as HTMLInputElement).value).toBe("2.0.0");
+    expect((within(dialog).getByLabelText("Build") as HTMLInputElement).value).toBe("50");
+    expect(within(dialog).getByText(/Version 2.0.0 already exists/)).toBeTruthy();
+    expect(within(dialog).getByText(/another bundle id \(com.b\)/)).toBeTruthy();
+    expect(within(dialog).getByRole("checkbox", { name: "Use the new bundle id for this app" })).toBeTruthy();
+  });
+
+  it("creates the app on 201: trimmed titles, success alert, close and open the new app", async () => {
+    const calls = serve({
+      "POST /api/applications/": { status: 201, body: makeApp({ id: 31 }) },
+      "GET /api/applications/31/?showenvall=1": { status: 200, body: makeApp({ id: 31 }) },
+    });
+    const { user, dialog } = await openModal();
+    await preloadWith(user);
+    const title = within(dialog).getByLabelText(/Project title/);
+    await user.clear(title);
+    await user.type(title, "  Rocket X  ");
+    await user.click(within(dialog).getByRole("button", { name: "Add" }));
+    expect(await screen.findByText("File uploaded successfully")).toBeTruthy();
+    const create = calls.find((call) => call.method === "POST" && call.url === "/api/applications/");
+    expect(create?.body).toMatchObject({
+      project_title: "Rocket X",
+      organization: 7,
+      preload_path: "preloads/7/abc",
+      ready_to_sale: true,
+    });
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Add app" })).toBeNull());
+    expect(await screen.findByRole("heading", { name: "Rocket" })).toBeTruthy();
+  });
+
+  it("keeps Add disabled without a project title and ignores a second click while saving", async () => {
+    let answer: (reply: ApiReply) => void = () => {};
+    const calls = serve();
+    const { user, dialog } = await openModal();
+    await preloadWith(user);
+    await user.clear(within(dialog).getByLabelText(/Project title/));
+    expect(within(dialog).getByRole("button", { name: "Add" }).hasAttribute("disabled")).toBe(true);
+    await user.type(within(dialog).getByLabelText(/Project title/), "R");
+    const pending = new Promise<ApiReply>((resolve) => {
+      answer = resolve;
+    });
+    vi.mocked(fetch).mockImplementation(async (url) => {
+      calls.push({ method: "POST", url: String(url), body: null });
+      const reply = await pending;
+      return new Response(JSON.stringify(reply.body), { status: reply.status });
+    });
+    const add = within(dialog).getByRole("button", { name: "Add" });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    expect(calls.filter((call) => call.url === "/api/applications/")).toHaveLength(1);
+    await act(async () => answer({ status: 400, body: { error_code: 2, detail: "exists" } }));
+    expect(await within(dialog).findByText("This version already exists")).toBeTruthy();
+  });
+
+  it.each(Object.entries(uploadErrorMessages))("shows the message of upload error %s", async (code, key) => {
+    serve();
+    const { user, dialog } = await openModal();
+    await chooseFile(user, apk());
+    act(() => FakeXhr.last().reply(400, { error_code: Number(code), detail: "no" }));
+    expect(await within(dialog).findByText(texts[key] as string)).toBeTruthy();
+  });
+
+  it("shows the file-name message and 'Application Error' with progress back to 0", async () => {
+    serve();
+    const { user, dialog } = await openModal();
+    await chooseFile(user, apk());
+    act(() =>
+      FakeXhr.last().reply(400, { file: ["Ensure this filename has at most 100 characters (it has 120)."] }),
+    );
+    expect(
+      await within(dialog).findByText(texts["ENSURE THIS FILENAME HAS AT MOST 100 CHARACTERS"] as string),
+    ).toBeTruthy();
+    await chooseFile(user, apk());
+    act(() => FakeXhr.last().progress(60));
+    await within(dialog).findByText("Uploading… 60%");
+    act(() => FakeXhr.last().reply(500, { detail: "boom" }));
+    expect(await within(dialog).findByText("Application Error")).toBeTruthy();
+    expect(within(dialog).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
+  });
+
+  it("sends the user to /login on 401", async () => {
+    serve({ "GET /login": { status: 200, body: null } });
+    const { user } = await openModal();
+    await chooseFile(user, apk());
+    act(() => FakeXhr.last().reply(401, { detail: "no" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Log in" })).toBeTruthy());
+  });
+
+  it("refuses several files, an unsupported type, a missing organization and a full storage", async () => {
+    serve({}, { space_used: 99.5, space_limit: 100 });
+    const { user, dialog } = await openModal();
+    fireEvent.drop(within(dialog).getByTestId("drop-zone"), {
+      dataTransfer: { files: [apk(), apk("b.ipa")] },
+    });
+    expect(
+      await within(dialog).findByText(texts["CANNOT LOAD MULTIPLE FILES PLEASE SELECT ONE FILE"] as string),
+    ).toBeTruthy();
+    await chooseFile(user, apk("setup.exe"));
+    expect(await within(dialog).findByText(/^Unsupported file type\. .*\.apk, \.aab, \.ipa/)).toBeTruthy();
+    await chooseFile(user, apk("big.apk", 200 * 1024 * 1024));
+    expect(await within(dialog).findByText(texts[uploadErrorMessages[6]] as string)).toBeTruthy();
+    // Choosing the selected organization again deselects it.
+    await user.click(within(dialog).getByRole("combobox", { name: "Organization" }));
+    await user.click(await screen.findByRole("option", { name: "Acme", hidden: true }));
+    await chooseFile(user, apk());
+    expect(
+      await within(dialog).findByText(texts["PLEASE SELECT ONE OF THE ORGANIZATION"] as string),
+    ).toBeTruthy();
+    expect(FakeXhr.all).toHaveLength(0);
+  });
+
+  it("cancels: aborts the upload and resets after 100 ms", async () => {
+    serve();
+    const { user, dialog } = await openModal();
+    await chooseFile(user, apk());
+    act(() => FakeXhr.last().progress(30));
+    await within(dialog).findByText("Uploading… 30%");
+    await user.click(within(dialog).getByRole("button", { name: "Cancel upload" }));
+    expect(FakeXhr.last().aborted).toBe(true);
+    await waitFor(() => expect(within(dialog).queryByText(/Uploading/)).toBeNull());
+    expect(within(dialog).queryByText("Application Error")).toBeNull();
+  });
+
+  it("keeps an upload below 100% running when closed, in the progress widget", async () => {
+    serve();
+    const { user, dialog } = await openModal();
+    await chooseFile(user, apk());
+    act(() => FakeXhr.last().progress(20));
+    await within(dialog).findByText("Uploading… 20%");
+    await user.click(within(dialog).getByRole("button", { name: "Close" }));
+    const widget = await screen.findByRole("group", { name: "Upload progress" });
+    expect(within(widget).getByText("rocket.apk")).toBeTruthy();
+    expect(FakeXhr.last().aborted).toBe(false);
+    await user.click(within(widget).getByRole("button", { name: "Show" }));
+    const reopened = await screen.findByRole("dialog", { name: "Add app" });
+    expect(within(reopened).getByText("Uploading… 20%")).toBeTruthy();
+    // Closed again, the widget also shows the upload finishing.
+    await user.click(within(reopened).getByRole("button", { name: "Close" }));
+    act(() => FakeXhr.last().reply(200, makePreload()));
+    const finished = await screen.findByRole("group", { name: "Upload progress" });
+    expect(await within(finished).findByText("Completed")).toBeTruthy();
+    await user.click(within(finished).getByRole("button", { name: "Show" }));
+    expect(await screen.findByRole("button", { name: "Add" })).toBeTruthy();
+  });
+
+  it("resets the draft when closed after the preload", async () => {
+    serve();
+    const { user, dialog } = await openModal();
+    await preloadWith(user);
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Add app" })).toBeNull());
+    await user.click(screen.getAllByRole("button", { name: "Add app" })[0] as HTMLElement);
+    const again = await screen.findByRole("dialog", { name: "Add app" });
+    expect(within(again).queryByText("Completed")).toBeNull();
+    expect(within(again).getByRole("button", { name: "Choose a file" })).toBeTruthy();
+  });
+
+  it("polls a 202 task every 5000 ms until it succeeds", async () => {
+    let polls = 0;
+    const calls = serve({
+      "POST /api/applications/": { status: 202, body: { task_id: "t-9" } },
+      "GET /api/upload-task-result/t-9/": () => {
+        polls += 1;
+        const done = polls >= 2;
+        return {
+          status: 200,
+          body: {
+            task_id: "t-9",
+            state: done ? "SUCCESS" : "PENDING",
+            result: done ? makeApp({ id: 32 }) : null,
+            error_code: null,
+            detail: "",
+          },
+        };
+      },
+      "GET /api/applications/32/?showenvall=1": { status: 200, body: makeApp({ id: 32 }) },
+    });
+    const { user, dialog } = await openModal();
+    await preloadWith(user);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    await act(() => vi.advanceTimersByTimeAsync(4999));
+    expect(polls).toBe(0);
+    expect(screen.getByText("Processing the build…")).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(polls).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(polls).toBe(2);
+    vi.useRealTimers();
+    expect(await screen.findByText("File uploaded successfully")).toBeTruthy();
+    expect(calls.filter((call) => call.url === "/api/upload-task-result/t-9/")).toHaveLength(2);
+  });
+
+  it("shows the failure code of a task that failed", async () => {
+    serve({
+      "POST /api/applications/": { status: 202, body: { task_id: "t-1" } },
+      "GET /api/upload-task-result/t-1/": {
+        status: 200,
+        body: { task_id: "t-1", state: "FAILURE", result: null, error_code: 9, detail: "" },
+      },
+    });
+    const { user, dialog } = await openModal();
+    await preloadWith(user);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add" }));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    vi.useRealTimers();
+    expect(await within(dialog).findByText(texts[uploadErrorMessages[9]] as string)).toBeTruthy();
+  });
+});

@@ -1,0 +1,122 @@
+// The add-app modal of spec §2/§4: choose the organization and a build, watch it upload, then
+// confirm the draft with Add.
+import { Button, Group, Modal, SegmentedControl, Select, Stack, Text } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { UploadProgress } from "../../../ui/upload-progress.tsx";
+import { DraftForm } from "./draft-form.tsx";
+import { DropZone } from "./drop-zone.tsx";
+import { messageText, statusText } from "./status-text.ts";
+import { useUploadFlow } from "./upload-context.tsx";
+import { isSending } from "./use-preload.ts";
+
+export function AddAppModal() {
+  const { t } = useTranslation();
+  const flow = useUploadFlow();
+  const { preload, app } = flow;
+  const sending = isSending(preload.phase);
+  const busy = sending || flow.saving;
+  const error = messageText(flow.saveError ?? preload.error, t);
+  const status = statusText(preload.phase, preload.progress, t, flow.processing);
+  const title = app
+    ? t("upload.new_version_title", { title: app.title })
+    : flow.projectOf
+      ? t("upload.add_to_project_title", { title: flow.projectOf.project_title })
+      : t("upload.add_title");
+
+  return (
+    <Modal
+      opened={flow.opened}
+      onClose={flow.close}
+      title={title}
+      size="lg"
+      transitionProps={{ duration: 300 }}
+      overlayProps={{ transitionProps: { duration: 150 } }}
+      closeButtonProps={{ "aria-label": t("alert.close") }}
+    >
+      <Stack gap="md">
+        {app ? null : (
+          <Select
+            label={t("upload.organization")}
+            data={flow.organizations}
+            value={flow.organization === null ? null : String(flow.organization)}
+            onChange={(value) => flow.setOrganization(value ? Number(value) : null)}
+            disabled={busy || preload.phase === "done"}
+            clearable
+            allowDeselect
+          />
+        )}
+        {app || preload.phase === "done" ? null : (
+          <Stack gap={4}>
+            <Text fz="sm" fw={500} id="zip-platform-label">
+              {t("upload.zip_platform")}
+            </Text>
+            <SegmentedControl
+              aria-labelledby="zip-platform-label"
+              value={String(flow.zipType)}
+              onChange={(value) => flow.setZipType(value === "3" ? 3 : 2)}
+              disabled={busy}
+              data={[
+                { value: "2", label: t("platforms.windows") },
+                { value: "3", label: t("platforms.macos") },
+              ]}
+            />
+          </Stack>
+        )}
+        {preload.phase === "done" ? null : <DropZone disabled={busy} onFiles={flow.pickFiles} />}
+        {preload.phase !== "idle" || error ? (
+          <UploadProgress
+            progress={preload.progress}
+            fileName={preload.fileName}
+            status={status}
+            error={error}
+          />
+        ) : null}
+        {preload.phase === "done" && preload.result ? (
+          <DraftForm
+            draft={flow.draft}
+            result={preload.result}
+            existingApp={app !== null}
+            projectLocked={flow.projectOf !== null}
+            disabled={flow.saving}
+            onChange={flow.editDraft}
+          />
+        ) : null}
+        <Group justify="flex-end" gap="sm">
+          {sending || flow.saving ? (
+            <Button variant="default" onClick={flow.cancel}>
+              {t("upload.cancel_upload")}
+            </Button>
+          ) : (
+            <Button variant="default" onClick={flow.close}>
+              {t("common.cancel")}
+            </Button>
+          )}
+          {preload.phase === "done" ? (
+            <Button onClick={flow.save} loading={flow.saving} disabled={!flow.canSave}>
+              {t("upload.add")}
+            </Button>
+          ) : null}
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The widget in a page corner while an upload continues with the modal closed. */
+export function BackgroundUpload() {
+  const { t } = useTranslation();
+  const flow = useUploadFlow();
+  if (!flow.inBackground) return null;
+  const { preload } = flow;
+  return (
+    <UploadProgress
+      floating
+      progress={preload.progress}
+      fileName={preload.fileName}
+      status={statusText(preload.phase, preload.progress, t)}
+      error={messageText(preload.error, t)}
+      onOpenAdd={() => flow.open(flow.app)}
+      onCancel={flow.cancel}
+    />
+  );
+}

@@ -1,0 +1,88 @@
+// The client-side checks and messages of spec §5 and §8 for build uploads. Every message is a
+// translation key (the spec's own wording) plus its values.
+import {
+  fileNameTooLongMessage,
+  type UploadErrorCode,
+  uploadErrorMessages,
+} from "@tarmac/contracts/application-constants";
+import { acceptedExtensionList, detectType } from "@tarmac/inspector/rules";
+import type { AppType } from "../../../api/applications.ts";
+import { ApiError } from "../../../api/client.ts";
+import type { OrganizationUsage } from "../../../api/plans.ts";
+
+export interface UploadMessage {
+  key: string;
+  values?: Record<string, string>;
+}
+
+export const MULTIPLE_FILES = "CANNOT LOAD MULTIPLE FILES PLEASE SELECT ONE FILE";
+export const NO_ORGANIZATION = "PLEASE SELECT ONE OF THE ORGANIZATION";
+export const FILE_NAME_TOO_LONG = "ENSURE THIS FILENAME HAS AT MOST 100 CHARACTERS";
+export const APPLICATION_ERROR = "errors.application";
+export const STORAGE_FULL = uploadErrorMessages[6];
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/** Both in MB, as the usage call answers them. */
+export type SpaceUsage = Pick<OrganizationUsage, "space_used" | "space_limit">;
+
+export interface FileCheckContext {
+  organization: number | null;
+  /** The existing app's type, or the chosen platform for a .zip of a new app. */
+  appTypeHint?: AppType;
+  usage: SpaceUsage | null;
+}
+
+/** Space used plus the file (both in MB) at or above a non-zero limit blocks the upload. */
+export function exceedsSpace(usage: SpaceUsage | null, fileBytes: number): boolean {
+  if (!usage || usage.space_limit <= 0) return false;
+  return usage.space_used + fileBytes / BYTES_PER_MB >= usage.space_limit;
+}
+
+/** The first reason the chosen files cannot be uploaded, in the order the spec checks them. */
+export function checkFiles(files: readonly File[], context: FileCheckContext): UploadMessage | null {
+  if (files.length > 1) return { key: MULTIPLE_FILES };
+  const file = files[0];
+  if (!file) return null;
+  if (!context.organization) return { key: NO_ORGANIZATION };
+  if (!detectType(file.name, context.appTypeHint)) {
+    return { key: "upload.unsupported_type", values: { types: acceptedExtensionList() } };
+  }
+  if (exceedsSpace(context.usage, file.size)) return { key: STORAGE_FULL };
+  return null;
+}
+
+function isUploadErrorCode(code: unknown): code is UploadErrorCode {
+  return typeof code === "number" && code in uploadErrorMessages;
+}
+
+function mentionsLongFileName(value: unknown): boolean {
+  const texts = Array.isArray(value) ? value : [value];
+  return texts.some((text) => typeof text === "string" && text.includes(fileNameTooLongMessage));
+}
+
+/** The message of a code from an upload task that failed, or of an unknown failure. */
+export function messageOfCode(code: number | null | undefined): UploadMessage {
+  return isUploadErrorCode(code) ? { key: uploadErrorMessages[code] } : { key: APPLICATION_ERROR };
+}
+
+/**
+ * What a failed preload or confirm shows. 401 has already sent the user to /login, so it
+ * shows nothing; a cancelled upload shows nothing either.
+ */
+export function describeUploadFailure(error: unknown): UploadMessage | null {
+  if (error instanceof DOMException && error.name === "AbortError") return null;
+  if (!(error instanceof ApiError)) return { key: APPLICATION_ERROR };
+  if (error.status === 401) return null;
+  if (error.status === 400 && typeof error.body === "object" && error.body !== null) {
+    const body = error.body as Record<string, unknown>;
+    if (isUploadErrorCode(body.error_code)) return { key: uploadErrorMessages[body.error_code] };
+    if (mentionsLongFileName(body.file)) return { key: FILE_NAME_TOO_LONG };
+  }
+  return { key: APPLICATION_ERROR };
+}
+
+/** True when a .zip needs the user to say which platform it is for (a new app only). */
+export function needsZipPlatform(fileName: string): boolean {
+  return detectType(fileName)?.fileType === "zip";
+}
