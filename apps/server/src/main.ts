@@ -1,9 +1,10 @@
 import { pino } from "pino";
-import { buildApp, createModules, registerJobs, startWorker } from "./app.ts";
+import { createModules } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { loggerOptions } from "./http/logging.ts";
 import { DatabaseUnavailableError } from "./platform/db/client.ts";
 import { closePlatform, openPlatform } from "./platform/platform.ts";
+import { buildApp, registerJobs, startWorker } from "./process-roles.ts";
 
 /** Start-up failures a person can fix print one line, not a stack trace. */
 function exitWithLine(line: string): never {

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applications, organizations, projects } from "../../src/platform/db/schema/index.ts";
 import { addProjectMember, createApp, createProject, createVersion } from "../helpers/app-factories.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
+import { applications, organizations, projects } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 describe("applications over HTTP", () => {

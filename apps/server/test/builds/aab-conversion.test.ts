@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { versions } from "../../src/platform/db/schema/index.ts";
 import { fixturePath } from "../helpers/app-factories.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
+import { versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { compileFakeBundletool } from "./fake-bundletool.ts";

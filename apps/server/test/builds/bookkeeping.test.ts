@@ -3,8 +3,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { preloads } from "../../src/platform/db/schema/index.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
+import { preloads } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { fixture, preload, uploadNewApp } from "./upload-helpers.ts";
 

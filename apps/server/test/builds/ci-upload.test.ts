@@ -3,11 +3,11 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { versions } from "../../src/platform/db/schema/index.ts";
 import type { StorageDriver } from "../../src/platform/storage/storage-driver.ts";
 import { platformStorageResolver } from "../../src/platform/storage/storage-resolver.ts";
 import { addProjectMember } from "../helpers/app-factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
+import { versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { dmg, type FilePart, fixture, multipart, preload, uploadNewApp, usageOf } from "./upload-helpers.ts";
 

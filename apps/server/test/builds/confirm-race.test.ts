@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { versions } from "../../src/platform/db/schema/index.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
+import { versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { confirm, dmg, preload, setLimits, uploadNewApp, usageOf } from "./upload-helpers.ts";
 

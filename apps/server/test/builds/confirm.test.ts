@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appLogs, applications, preloads, versions } from "../../src/platform/db/schema/index.ts";
 import { addProjectMember, createApp } from "../helpers/app-factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
+import { appLogs, applications, preloads, versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import {
   confirm,

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appLogs, versions } from "../../src/platform/db/schema/index.ts";
 import { addProjectMember } from "../helpers/app-factories.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization, waitFor } from "../helpers/org-factories.ts";
+import { appLogs, versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { fixture, preload, setLimits, uploadNewApp, usageOf } from "./upload-helpers.ts";
 
@@ -111,7 +111,7 @@ describe("POST /api/versions/{id}/exchange/", () => {
     );
     await setLimits(t, organization.id, { spaceLimitMb: 1 });
     await t.database.db.update(versions).set({ fileSize: 1 }).where(eq(versions.id, version.id));
-    const { organizations } = await import("../../src/platform/db/schema/index.ts");
+    const { organizations } = await import("../helpers/tables.ts");
     await t.database.db
       .update(organizations)
       .set({ spaceUsedBytes: 1024 * 1024 - 10 })

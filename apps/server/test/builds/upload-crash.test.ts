@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPglite } from "../../src/platform/db/client.ts";
-import { preloads, versions } from "../../src/platform/db/schema/index.ts";
 import { freePort, issueAdminToken, startServer, waitForHealth } from "../helpers/server-process.ts";
+import { preloads, versions } from "../helpers/tables.ts";
 
 const totalBytes = 200 * 1024 * 1024;
 const chunk = Buffer.alloc(1024 * 1024, 0x5a);

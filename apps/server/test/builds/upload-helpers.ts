@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
-import { organizations, plans } from "../../src/platform/db/schema/index.ts";
 import { fixturePath } from "../helpers/app-factories.ts";
 import { authHeader } from "../helpers/factories.ts";
+import { organizations, plans } from "../helpers/tables.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
 export { fixturePath };

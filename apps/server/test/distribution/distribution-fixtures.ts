@@ -1,7 +1,7 @@
 import { fileSource, inspect } from "@tarmac/inspector";
 import { eq } from "drizzle-orm";
-import { versions } from "../../src/platform/db/schema/index.ts";
 import { createApp, createVersion, fixturePath } from "../helpers/app-factories.ts";
+import { versions } from "../helpers/tables.ts";
 import type { TestApp } from "../helpers/test-app.ts";
 
 /** An iOS app with the ad-hoc fixture build, carrying the inspector's reading like an upload. */

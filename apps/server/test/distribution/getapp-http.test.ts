@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import plist from "plist";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { distributions, testers, versions } from "../../src/platform/db/schema/index.ts";
 import { addProjectMember, createApp, createVersion, fixturePath } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
+import { distributions, testers, versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { createIosBuild, eventually, localPath } from "./distribution-fixtures.ts";
 

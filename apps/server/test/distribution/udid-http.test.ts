@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import plist from "plist";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { udidEnrollments } from "../../src/platform/db/schema/index.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
+import { udidEnrollments } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { createIosBuild } from "./distribution-fixtures.ts";
 

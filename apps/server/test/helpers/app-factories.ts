@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { eq, sql } from "drizzle-orm";
-import {
-  applications,
-  organizations,
-  projectMembers,
-  projects,
-  versions,
-} from "../../src/platform/db/schema/index.ts";
+import { applications, organizations, projectMembers, projects, versions } from "./tables.ts";
 import type { TestApp } from "./test-app.ts";
 
 let sequence = 0;

@@ -5,8 +5,8 @@ import { generateSdkKey } from "../../src/modules/organization/organization.serv
 import { findPlanByCode } from "../../src/modules/plan/plan.repo.ts";
 import { updateUser } from "../../src/modules/users/users.repo.ts";
 import { hashPassword } from "../../src/platform/crypto/passwords.ts";
-import { memberships, projects, teamMembers, teams } from "../../src/platform/db/schema/index.ts";
 import { createUserWithToken } from "./factories.ts";
+import { memberships, projects, teamMembers, teams } from "./tables.ts";
 import type { TestApp } from "./test-app.ts";
 
 let sequence = 0;

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildApp, createModules, type Modules, registerJobs, scheduleJobs } from "../../src/app.ts";
+import { createModules, type Modules } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/platform/db/client.ts";
 import type { JobDefinition } from "../../src/platform/jobs/define-job.ts";
 import { closePlatform, openPlatform, type Platform } from "../../src/platform/platform.ts";
+import { buildApp, registerJobs, scheduleJobs } from "../../src/process-roles.ts";
 import { quietLogger } from "./quiet-logger.ts";
 import { createTestDatabase } from "./test-database.ts";
 

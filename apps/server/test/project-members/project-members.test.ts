@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../src/modules/users/users.repo.ts";
-import { memberships } from "../../src/platform/db/schema/index.ts";
 import { addProjectMember, createApp, createVersion } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
+import { memberships } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 describe("project members", () => {

@@ -23,6 +23,8 @@ import {
 import { uploaderOf, type VersionPresenter } from "./version.presenter.ts";
 import { findVersion } from "./version.repo.ts";
 
+export type { ApplicationRow, VersionRow } from "./application.repo.ts";
+
 export interface AccessibleApp {
   app: ApplicationRow;
   member: MemberContext;

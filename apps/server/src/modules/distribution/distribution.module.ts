@@ -21,7 +21,11 @@ export function createDistributionModule(
   const { db } = platform.database;
   const { config, storage } = platform;
   const { applications: core, releases, organizations } = deps;
-  const links = new InstallLinkSigner(platform.signer, config.PUBLIC_URL, config.SIGNED_URL_TTL_SECONDS);
+  const links = new InstallLinkSigner({
+    signer: platform.signer,
+    publicUrl: config.PUBLIC_URL,
+    ttlSeconds: config.SIGNED_URL_TTL_SECONDS,
+  });
   const distributions = new DistributionService({ db, core, releases, publicUrl: config.PUBLIC_URL });
   const udid = new UdidService({
     db,

@@ -15,11 +15,15 @@ export function installPageUrl(publicUrl: string, key: string): string {
  * cookie, so the signature (bound to the link, the version and the file) is the permission.
  */
 export class InstallLinkSigner {
-  constructor(
-    private readonly signer: UrlSigner,
-    private readonly publicUrl: string,
-    private readonly ttlSeconds: number,
-  ) {}
+  private readonly signer: UrlSigner;
+  private readonly publicUrl: string;
+  private readonly ttlSeconds: number;
+
+  constructor(deps: { signer: UrlSigner; publicUrl: string; ttlSeconds: number }) {
+    this.signer = deps.signer;
+    this.publicUrl = deps.publicUrl;
+    this.ttlSeconds = deps.ttlSeconds;
+  }
 
   manifestUrl(link: { id: number; key: string }, versionId: number): string {
     const expires = now() + this.ttlSeconds;

@@ -1,5 +1,5 @@
 import { canSeeApp } from "../application/application.policy.ts";
-import type { ApplicationRow } from "../application/application.repo.ts";
+import type { ApplicationRow } from "../application/application.service.ts";
 import { coversEnvironment } from "../application/application.service.ts";
 import type { ProjectMembershipService } from "../application/project-membership.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";

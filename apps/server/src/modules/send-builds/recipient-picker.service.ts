@@ -2,7 +2,7 @@
 import type { TesterRecipients } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { ApplicationRow } from "../application/application.repo.ts";
+import type { ApplicationRow } from "../application/application.service.ts";
 import type { ReleaseService } from "../application/release.service.ts";
 import { presentAppMail, type TesterService } from "../tester/tester.service.ts";
 import type { RecipientMembers } from "./recipient-members.ts";

@@ -15,7 +15,7 @@ import { AppError, type FieldErrors } from "../../http/errors.ts";
 import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
-import type { ApplicationRow } from "../application/application.repo.ts";
+import type { ApplicationRow } from "../application/application.service.ts";
 import type { ReleaseService } from "../application/release.service.ts";
 import type { DistributionService } from "../distribution/distribution.service.ts";
 import { installPageUrl } from "../distribution/install-links.ts";

@@ -3,7 +3,7 @@ import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import type { JobDefinition } from "../../platform/jobs/define-job.ts";
-import type { ApplicationRow } from "../application/application.repo.ts";
+import type { ApplicationRow } from "../application/application.service.ts";
 import type { Quota } from "../organization/organization-usage.service.ts";
 import { buildFacts, type StagedBuild, storedFileColumns } from "./build-inspection.ts";
 import { insertUploadTask } from "./upload.repo.ts";

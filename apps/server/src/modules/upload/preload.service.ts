@@ -8,7 +8,7 @@ import type { AppType, PreloadResult } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { IncomingFile, UploadSource } from "../../platform/storage/upload-source.ts";
 import { canOnApp } from "../application/application.policy.ts";
-import type { ApplicationRow } from "../application/application.repo.ts";
+import type { ApplicationRow } from "../application/application.service.ts";
 import type { Quota } from "../organization/organization-usage.service.ts";
 import {
   buildFacts,

@@ -1,9 +1,8 @@
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import {
-  type OrganizationStorage,
   platformStorageResolver,
-  type StorageResolver,
+  SwitchableStorageResolver,
 } from "../../platform/storage/storage-resolver.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
@@ -20,19 +19,6 @@ import { createUploadJobs } from "./upload.jobs.ts";
 import { registerUploadRoutes } from "./upload.routes.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { UploadTaskService } from "./upload-task.service.ts";
-
-/** The resolver the upload side uses; swapped when organization storage settings change (and in tests). */
-export class SwitchableStorageResolver implements StorageResolver {
-  constructor(private current: StorageResolver) {}
-
-  use(resolver: StorageResolver): void {
-    this.current = resolver;
-  }
-
-  forOrganization(organizationId: number): Promise<OrganizationStorage> {
-    return this.current.forOrganization(organizationId);
-  }
-}
 
 /** Uploads: streaming builds to storage, preloads, CI uploads, file exchange, AAB conversion, the sweep. */
 export function createUploadModule(

@@ -5,9 +5,8 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import * as schema from "./schema/index.ts";
-
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** Typed by the tables each query names; each table is declared by the module that owns it. */
+export type Database = PgDatabase<PgQueryResultHKT>;
 
 /** Plain SQL access for code that speaks SQL text (pg-boss, health checks, tests). */
 export interface SqlExecutor {
@@ -50,7 +49,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     );
   }
   return {
-    db: drizzlePg(pool, { schema }) as unknown as Database,
+    db: drizzlePg(pool) as unknown as Database,
     sql: { executeSql: (text, values) => pool.query(text, values) },
     kind: "postgres",
     close: () => pool.end(),
@@ -60,7 +59,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
 /** Wraps an open PGlite instance; multi-statement SQL without parameters must go through exec. */
 export function wrapPglite(client: PGlite): DatabaseHandle {
   return {
-    db: drizzlePglite(client, { schema }) as unknown as Database,
+    db: drizzlePglite(client) as unknown as Database,
     sql: {
       async executeSql(text, values) {
         if (!values || values.length === 0) {

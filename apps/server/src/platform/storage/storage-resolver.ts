@@ -19,3 +19,16 @@ export function platformStorageResolver(storage: StorageDriver): StorageResolver
     },
   };
 }
+
+/** A resolver that can be swapped while the process runs (when storage settings change, and in tests). */
+export class SwitchableStorageResolver implements StorageResolver {
+  constructor(private current: StorageResolver) {}
+
+  use(resolver: StorageResolver): void {
+    this.current = resolver;
+  }
+
+  forOrganization(organizationId: number): Promise<OrganizationStorage> {
+    return this.current.forOrganization(organizationId);
+  }
+}
