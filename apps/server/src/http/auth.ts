@@ -10,9 +10,12 @@ export interface Actor {
   tokenKind: "session" | "api_key";
   /** How the token came: a header cannot be forged cross-site, a cookie can (hence XSRF). */
   via: "header" | "cookie";
+  /** Listed in ADMIN_EMAILS and activated: an unconfirmed address proves nothing about its owner. */
   isInstanceAdmin: boolean;
   /** False until the e-mail address is confirmed; such accounts may not act in organizations. */
   isActive: boolean;
+  /** Whether the account signs in with a second factor. */
+  twoFactorEnabled: boolean;
 }
 
 declare module "fastify" {
@@ -57,6 +60,7 @@ export interface TokenResolver {
     userId: number;
     email: string;
     isActive: boolean;
+    twoFactorEnabled: boolean;
   } | null>;
 }
 
@@ -106,8 +110,9 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       tokenId: resolved.tokenId,
       tokenKind: resolved.kind,
       via: presented.via,
-      isInstanceAdmin: admins.has(resolved.email.toLowerCase()),
+      isInstanceAdmin: resolved.isActive && admins.has(resolved.email.toLowerCase()),
       isActive: resolved.isActive,
+      twoFactorEnabled: resolved.twoFactorEnabled,
     };
   });
 
@@ -141,9 +146,17 @@ export function requireActiveActor(request: FastifyRequest): Actor {
   return actor;
 }
 
+/**
+ * Instance administration needs an activated account listed in ADMIN_EMAILS. An administrator
+ * who turned on two-factor authentication acts only through a session that passed it: an API
+ * key (made for CI) cannot read the outbox's reset codes of other people.
+ */
 export function requireInstanceAdmin(request: FastifyRequest): Actor {
   const actor = requireActor(request);
   if (!actor.isInstanceAdmin) throw AppError.forbidden();
+  if (actor.twoFactorEnabled && actor.tokenKind === "api_key") {
+    throw AppError.forbidden("Sign in with your password and second factor to use administration.");
+  }
   return actor;
 }
 

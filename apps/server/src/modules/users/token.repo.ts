@@ -22,6 +22,7 @@ export async function findLiveToken(db: Database, tokenHash: string, now: Date) 
       userId: users.id,
       email: users.email,
       isActive: users.isActive,
+      twoFactorEnabled: users.twoFactorEnabled,
     })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.userId))

@@ -23,6 +23,7 @@ export interface ResolvedToken {
   userId: number;
   email: string;
   isActive: boolean;
+  twoFactorEnabled: boolean;
 }
 
 export class TokenService {
