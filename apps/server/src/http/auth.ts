@@ -118,7 +118,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
 
   // Hands every browser an XSRF cookie to echo back; it is readable by script on purpose.
   app.addHook("onSend", async (request, reply) => {
-    if (request.cookies[xsrfCookieName]) return;
+    if (request.cookies?.[xsrfCookieName]) return;
     reply.setCookie(xsrfCookieName, randomBytes(24).toString("base64url"), {
       path: "/",
       sameSite: "lax",

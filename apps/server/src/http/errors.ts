@@ -81,6 +81,16 @@ export function handleError(
   if (status && status >= 400 && status < 500) {
     return reply.status(status).send({ detail: error.message });
   }
+  if (isUntypeableText(error)) {
+    // The edge refuses NUL characters; anything that slipped past is still the client's input.
+    return reply.status(400).send({ detail: "The request contains text that cannot be stored (a NUL character)." });
+  }
   request.log.error({ err: error }, "unhandled error");
   return reply.status(500).send({ detail: "Internal server error.", request_id: request.id });
+}
+
+/** PostgreSQL's "invalid byte sequence" (22021): text with a NUL, as the driver or Drizzle reports it. */
+function isUntypeableText(error: unknown): boolean {
+  const codeOf = (value: unknown) => (value as { code?: unknown } | null)?.code;
+  return codeOf(error) === "22021" || codeOf((error as { cause?: unknown }).cause) === "22021";
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { IncomingFile, UploadSource } from "../platform/storage/upload-source.ts";
 import { AppError } from "./errors.ts";
+import { checkedField } from "./nul-guard.ts";
 
 /**
  * A multipart request as an UploadSource: the one file must come in one of `fileFields`; any
@@ -19,7 +20,7 @@ export function multipartUploadSource(
       let seenFile = false;
       for await (const part of request.parts({ limits: { fileSize: options.maxFileBytes + 1 } })) {
         if (part.type === "field") {
-          fields[part.fieldname] = String(part.value);
+          fields[part.fieldname] = checkedField(part.fieldname, String(part.value));
           continue;
         }
         if (seenFile || !options.fileFields.includes(part.fieldname)) {
@@ -29,7 +30,7 @@ export function multipartUploadSource(
         seenFile = true;
         const incoming: IncomingFile = {
           fieldName: part.fieldname,
-          fileName: part.filename,
+          fileName: checkedField(part.fieldname, part.filename),
           contentType: part.mimetype,
           body: part.file,
           truncated: () => part.file.truncated,

@@ -9,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fast
 import type { Config } from "../config.ts";
 import { handleError } from "./errors.ts";
 import { requestIdOptions } from "./logging.ts";
+import { registerNulGuard } from "./nul-guard.ts";
 import { contentSecurityPolicy } from "./security-headers.ts";
 
 /** Fastify with what every route relies on: zod schemas, errors, cookies, CSP, multipart and OpenAPI. */
@@ -28,6 +29,8 @@ export async function createHttpServer(config: Config, logger: FastifyBaseLogger
   });
 
   await app.register(fastifyCookie);
+  // After the cookie plugin: a refused request still gets its cookies read and answered.
+  registerNulGuard(app);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: contentSecurityPolicy(

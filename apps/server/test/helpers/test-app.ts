@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { createModules, type Modules } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import type { DatabaseHandle } from "../../src/platform/db/client.ts";
@@ -35,6 +35,7 @@ type AllServices = UnionToIntersection<Modules[keyof Modules]["services"]>;
 export async function createTestApp(
   env: Record<string, string> = {},
   beforeReady?: (app: FastifyInstance) => void,
+  logger: FastifyBaseLogger = quietLogger,
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-app-"));
   const config = loadConfig({
@@ -47,13 +48,13 @@ export async function createTestApp(
     ...env,
   });
   const database = await createTestDatabase();
-  const platform = await openPlatform(config, quietLogger, database);
+  const platform = await openPlatform(config, logger, database);
   const modules = createModules(platform);
   registerJobs(platform, modules);
   await platform.jobs.start();
   // Like `npm start` (web and worker in one process), except that jobs run only when a test asks.
   await scheduleJobs(platform, modules);
-  const app = await buildApp(platform, modules, quietLogger);
+  const app = await buildApp(platform, modules, logger);
   const services = Object.assign(
     {},
     ...Object.values(modules).map((module) => module.services),

@@ -15,8 +15,7 @@ describe("instance administrators", () => {
   });
   afterAll(() => t.close());
 
-  const outbox = (headers: Record<string, string>) =>
-    t.app.inject({ url: "/api/admin/outbox/", headers });
+  const outbox = (headers: Record<string, string>) => t.app.inject({ url: "/api/admin/outbox/", headers });
 
   it("are not administrators before the address is confirmed, and are after", async () => {
     const registered = await t.app.inject({

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { AppError } from "../../http/errors.ts";
+import { checkedField } from "../../http/nul-guard.ts";
 import { maxLogoBytes } from "./logo.ts";
 
 const tooLarge = () => AppError.validation({ logo: ["The logo must be at most 2 MB."] });
@@ -15,7 +16,7 @@ export async function readOrganizationForm(
   let logo: Buffer | undefined;
   for await (const part of request.parts({ limits: { fileSize: maxLogoBytes } })) {
     if (part.type === "field") {
-      fields[part.fieldname] = String(part.value);
+      fields[part.fieldname] = checkedField(part.fieldname, String(part.value));
       continue;
     }
     if (part.fieldname !== "logo") {

@@ -20,6 +20,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
+import { checkedField } from "../../http/nul-guard.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import { parseInput } from "../../http/parse-input.ts";
 import type { TesterService } from "./tester.service.ts";
@@ -215,7 +216,7 @@ async function readCsvForm(
   let csv: Buffer | undefined;
   for await (const part of request.parts({ limits: { fileSize: testerCsvMaxBytes } })) {
     if (part.type === "field") {
-      fields[part.fieldname] = String(part.value);
+      fields[part.fieldname] = checkedField(part.fieldname, String(part.value));
       continue;
     }
     if (part.fieldname !== "csv") {
