@@ -83,7 +83,9 @@ export function handleError(
   }
   if (isUntypeableText(error)) {
     // The edge refuses NUL characters; anything that slipped past is still the client's input.
-    return reply.status(400).send({ detail: "The request contains text that cannot be stored (a NUL character)." });
+    return reply
+      .status(400)
+      .send({ detail: "The request contains text that cannot be stored (a NUL character)." });
   }
   request.log.error({ err: error }, "unhandled error");
   return reply.status(500).send({ detail: "Internal server error.", request_id: request.id });

@@ -4,6 +4,17 @@ import { AppError } from "./errors.ts";
 import { checkedField } from "./nul-guard.ts";
 
 /**
+ * An onRequest hook for upload routes: a body that is not multipart is refused before it is
+ * read, since their body limit (gigabytes) would otherwise let a JSON parser buffer it all.
+ */
+export async function refuseNonMultipart(request: FastifyRequest): Promise<void> {
+  const type = request.headers["content-type"] ?? "";
+  if (!/^multipart\/form-data\b/i.test(type)) {
+    throw AppError.validation({ file: ["Send the build as multipart/form-data."] });
+  }
+}
+
+/**
  * A multipart request as an UploadSource: the one file must come in one of `fileFields`; any
  * other or second file is refused. Nothing is buffered: the file part streams to `onFile`.
  * Busboy's own cut-off is one byte past `maxFileBytes`, so the consumer's limit fires first.
@@ -18,7 +29,7 @@ export function multipartUploadSource(
       const fields: Record<string, string> = {};
       let file: Awaited<ReturnType<typeof onFile>> | undefined;
       let seenFile = false;
-      for await (const part of request.parts({ limits: { fileSize: options.maxFileBytes + 1 } })) {
+      for await (const part of readParts(request, options.maxFileBytes)) {
         if (part.type === "field") {
           fields[part.fieldname] = checkedField(part.fieldname, String(part.value));
           continue;
@@ -45,4 +56,24 @@ export function multipartUploadSource(
       return { fields, file };
     },
   };
+}
+
+/**
+ * The parts of the body; a body the parser cannot read (cut short, no final boundary, broken
+ * headers) is the client's error, so it is a 400 rather than a 500. Limits keep their own
+ * status (413 for a second file or too many fields).
+ */
+async function* readParts(request: FastifyRequest, maxFileBytes: number) {
+  const parts = request.parts({ limits: { fileSize: maxFileBytes + 1 } })[Symbol.asyncIterator]();
+  for (;;) {
+    let next: Awaited<ReturnType<typeof parts.next>>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      if (error instanceof AppError || (error as { statusCode?: number }).statusCode) throw error;
+      throw AppError.badRequest("The multipart body is incomplete or malformed.");
+    }
+    if (next.done) return;
+    yield next.value;
+  }
 }

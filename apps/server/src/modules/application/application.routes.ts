@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import type { ApplicationDeletionService } from "./application-deletion.service.ts";
 import type { ApplicationPorts } from "./application-ports.ts";
@@ -25,7 +26,7 @@ import type { ApplicationQueryService } from "./application-query.service.ts";
 import type { ApplicationUpdateService } from "./application-update.service.ts";
 
 const tags = ["applications"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 const noContent = z.null().describe("No content");
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 /** Query switches are sent as ?x=1 (or true). */

@@ -13,11 +13,12 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import type { ProjectMemberService } from "./project-member.service.ts";
 
 const tags = ["project members"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 const noContent = z.null().describe("No content");
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 

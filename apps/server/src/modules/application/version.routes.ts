@@ -3,12 +3,13 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import type { ApplicationDeletionService } from "./application-deletion.service.ts";
 import { fileKinds } from "./download-link.ts";
 import type { VersionService } from "./version.service.ts";
 
 const tags = ["versions"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 const noContent = z.null().describe("No content");
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const releaseInput = updateVersionInput.pick({ whats_new: true, ready_to_sale: true });

@@ -12,11 +12,12 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { attachmentDisposition } from "../../http/byte-range.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import type { DistributionService } from "./distribution.service.ts";
 import type { PermanentLinkService } from "./permanent-link.service.ts";
 
 const tags = ["distribution"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 /** Managing install links, install counts of versions and the printable permanent link. */

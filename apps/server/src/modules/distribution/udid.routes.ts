@@ -1,14 +1,15 @@
-import { errorBody, udidDeviceList, udidLookupQuery, udidLookupResult } from "@tarmac/contracts";
+import { badRequestBody, udidDeviceList, udidLookupQuery, udidLookupResult } from "@tarmac/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { withRetryAfter } from "../../http/retry-after.ts";
 import { maxDeviceReplyBytes } from "./lib/device-reply.ts";
 import type { UdidService } from "./udid.service.ts";
 
 const tags = ["devices"];
-const errors = { 400: errorBody, 401: errorBody, 403: errorBody };
+const errors = errorResponses;
 
 /** UDID collection: the profile, the device's reply, and the caller's devices. */
 export function registerUdidRoutes(app: FastifyInstance, deps: { udid: UdidService }) {
@@ -53,7 +54,7 @@ export function registerUdidRoutes(app: FastifyInstance, deps: { udid: UdidServi
           summary: "Where the device posts its signed identifiers (PKCS#7); redirects to the result page",
           security: [],
           consumes: ["application/pkcs7-signature"],
-          response: { 301: z.null().describe("Redirect to the result page"), 400: errorBody },
+          response: { 301: z.null().describe("Redirect to the result page"), 400: badRequestBody },
         },
       },
       async (request, reply) => {

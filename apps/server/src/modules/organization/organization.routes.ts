@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import { parseInput } from "../../http/parse-input.ts";
 import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
@@ -26,7 +27,7 @@ import type { OrganizationLifecycleService } from "./organization-lifecycle.serv
 import type { OrganizationUsageService } from "./organization-usage.service.ts";
 
 const tags = ["organizations"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 
 export function registerOrganizationRoutes(
   app: FastifyInstance,

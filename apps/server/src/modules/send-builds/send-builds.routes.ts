@@ -11,13 +11,14 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { parseInput } from "../../http/parse-input.ts";
 import { withRetryAfter } from "../../http/retry-after.ts";
 import type { RecipientPickerService } from "./recipient-picker.service.ts";
 import type { SendBuildsService } from "./send-builds.service.ts";
 
 const tags = ["testers"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody, 429: errorBody };
+const errors = errorResponses;
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 
 export function registerSendBuildsRoutes(

@@ -19,6 +19,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
 import type { StaffService } from "./staff.service.ts";
@@ -27,7 +28,7 @@ import type { StaffActionsService } from "./staff-actions.service.ts";
 const tags = ["staff"];
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const noContent = z.null().describe("No content");
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 
 export function registerStaffRoutes(
   app: FastifyInstance,

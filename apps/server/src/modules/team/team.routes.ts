@@ -14,12 +14,13 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
 import type { TeamService } from "./team.service.ts";
 
 const tags = ["teams"];
 const noContent = z.null().describe("No content");
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 
 export function registerTeamRoutes(app: FastifyInstance, deps: { teams: TeamService; publicUrl: string }) {
   const routes = app.withTypeProvider<ZodTypeProvider>();

@@ -19,6 +19,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
+import { errorResponses } from "../../http/error-responses.ts";
 import { AppError } from "../../http/errors.ts";
 import { checkedField } from "../../http/nul-guard.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
@@ -26,7 +27,7 @@ import { parseInput } from "../../http/parse-input.ts";
 import type { TesterService } from "./tester.service.ts";
 
 const tags = ["testers"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 const noContent = z.null().describe("No content");
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { fileNameTooLongMessage, maxUploadFileNameLength } from "@tarmac/contracts";
 import { acceptedExtensions, extensionOf } from "@tarmac/inspector/rules";
 import { AppError } from "../../http/errors.ts";
-import { ObjectTooLargeError } from "../../platform/storage/storage-driver.ts";
+import { ObjectTooLargeError, SourceStreamError } from "../../platform/storage/storage-driver.ts";
 import type { OrganizationStorage } from "../../platform/storage/storage-resolver.ts";
 import type { IncomingFile } from "../../platform/storage/upload-source.ts";
 import { unsupportedFileType, uploadError } from "./upload-errors.ts";
@@ -55,11 +55,6 @@ export async function storeIncomingFile(
   const spaceBound = target.maxBytes !== undefined && target.maxBytes < maxFileBytes;
   const maxBytes = Math.min(maxFileBytes, target.maxBytes ?? maxFileBytes);
   if (maxBytes <= 0) throw uploadError(6);
-  // A failing client is not a failing storage: remember which side broke.
-  let sourceFailed = false;
-  file.body.on("error", () => {
-    sourceFailed = true;
-  });
   try {
     const stored = await driver.put(key, file.body, { maxBytes });
     if (file.truncated()) {
@@ -79,7 +74,11 @@ export async function storeIncomingFile(
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof ObjectTooLargeError) throw spaceBound ? uploadError(6) : fileTooLarge(maxFileBytes);
-    if (!sourceFailed && custom) throw uploadError(10);
+    // A body that broke off (cut short, no final boundary) is the client's error, not storage's.
+    if (error instanceof SourceStreamError) {
+      throw AppError.badRequest("The upload was cut short: the multipart body is incomplete.");
+    }
+    if (custom) throw uploadError(10);
     throw error;
   }
 }

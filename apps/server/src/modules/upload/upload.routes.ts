@@ -11,14 +11,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
-import { multipartUploadSource } from "../../http/multipart-upload.ts";
+import { errorResponses } from "../../http/error-responses.ts";
+import { multipartUploadSource, refuseNonMultipart } from "../../http/multipart-upload.ts";
 import type { CiUploadService } from "./ci-upload.service.ts";
 import type { ExchangeService } from "./exchange.service.ts";
 import type { PreloadService } from "./preload.service.ts";
 import type { UploadTaskService } from "./upload-task.service.ts";
 
 const tags = ["builds"];
-const errors = { 400: badRequestBody, 401: errorBody, 403: errorBody, 404: errorBody };
+const errors = errorResponses;
 const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const multipartOnly = { hide: false, consumes: ["multipart/form-data"] };
 
@@ -55,7 +56,8 @@ export function registerUploadRoutes(
   routes.post(
     "/api/applicationadd/",
     {
-      ...signedIn,
+      // Signed in first (401 before anything about the body), then multipart before it is read.
+      onRequest: [signedIn.preValidation, refuseNonMultipart],
       bodyLimit: maxUploadBytes,
       schema: {
         ...multipartOnly,
@@ -94,6 +96,7 @@ export function registerUploadRoutes(
   routes.put(
     "/api/app_upload/:app_key/:api_key/",
     {
+      onRequest: refuseNonMultipart,
       bodyLimit: maxUploadBytes,
       schema: {
         ...multipartOnly,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { ObjectTooLargeError, type StoredObject } from "./storage-driver.ts";
+import { ObjectTooLargeError, SourceStreamError, type StoredObject } from "./storage-driver.ts";
 
 /** Counts and hashes the bytes that pass, and fails the stream past `maxBytes`. */
 class HashingMeter extends Transform {
@@ -44,11 +44,20 @@ export async function meteredPut(
   write: (key: string, stream: Readable) => Promise<void>,
 ): Promise<StoredObject> {
   const meter = new HashingMeter(options.maxBytes);
-  // A failing source (a client going away) fails the meter, and with it the driver's write.
+  // A failing source (a client going away, a body cut short) fails the meter, and with it the
+  // driver's write; it is reported as the source's failure, so callers do not blame storage.
+  let sourceFailure: unknown = null;
   const feeding = pipeline(body, meter).catch((error: unknown) => {
+    if (!(error instanceof ObjectTooLargeError)) sourceFailure = error;
     meter.destroy(error instanceof Error ? error : new Error(String(error)));
   });
-  await write(key, meter);
+  try {
+    await write(key, meter);
+  } catch (error) {
+    await feeding;
+    if (sourceFailure) throw new SourceStreamError(sourceFailure);
+    throw error;
+  }
   await feeding;
   return { key, size: meter.size, sha256: meter.digest() };
 }
