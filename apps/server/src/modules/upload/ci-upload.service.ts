@@ -7,7 +7,7 @@ import { discardStaged, inspectStoredBuild, type StagedBuild } from "./build-ins
 import { type PreloadTarget, remainingSpace } from "./preload.service.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
-import { type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
+import { receiveUpload, type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
 
 const truthy = new Set(["1", "true", "yes", "on"]);
 
@@ -39,7 +39,7 @@ export class CiUploadService {
    */
   async upload(appKey: string, apiKey: string, source: UploadSource): Promise<ApplicationRecord> {
     const target = await this.resolveTarget(appKey, apiKey);
-    const { fields, file } = await source.read((incoming) =>
+    const { fields, file } = await receiveUpload(source, (incoming) =>
       storeIncomingFile(incoming, target, this.deps.maxUploadBytes),
     );
     if (!file) throw AppError.validation({ app: ["No file was submitted."] });

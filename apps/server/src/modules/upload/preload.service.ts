@@ -20,7 +20,7 @@ import {
 import { insertPreload } from "./upload.repo.ts";
 import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
-import { type StreamedFile, storeIncomingFile, type UploadTarget } from "./upload-intake.ts";
+import { receiveUpload, type StreamedFile, storeIncomingFile, type UploadTarget } from "./upload-intake.ts";
 
 const bytesPerMb = 1024 * 1024;
 
@@ -70,7 +70,7 @@ export class PreloadService {
    */
   async preload(userId: number, source: UploadSource): Promise<PreloadResult> {
     let target: PreloadTarget | null = null;
-    const { file } = await source.read(async (incoming: IncomingFile, fields) => {
+    const { file } = await receiveUpload(source, async (incoming: IncomingFile, fields) => {
       target = await this.resolveTarget(userId, fields);
       return storeIncomingFile(incoming, target, this.deps.maxUploadBytes);
     });

@@ -4,7 +4,7 @@ import { acceptedExtensions, extensionOf } from "@tarmac/inspector/rules";
 import { AppError } from "../../http/errors.ts";
 import { ObjectTooLargeError, SourceStreamError } from "../../platform/storage/storage-driver.ts";
 import type { OrganizationStorage } from "../../platform/storage/storage-resolver.ts";
-import type { IncomingFile } from "../../platform/storage/upload-source.ts";
+import type { IncomingFile, UploadSource } from "../../platform/storage/upload-source.ts";
 import { unsupportedFileType, uploadError } from "./upload-errors.ts";
 
 const accepted = new Set(Object.values(acceptedExtensions).flat());
@@ -85,4 +85,25 @@ export async function storeIncomingFile(
 
 function fileTooLarge(limit: number): AppError {
   return new AppError("file_too_large", 413, `The file is larger than ${limit} bytes.`);
+}
+
+/**
+ * Reads an upload, storing its file with `store`. If anything after the file refuses the
+ * request (a second file, a bad field, a body cut short), the stored file is deleted at once
+ * rather than left for the sweep.
+ */
+export async function receiveUpload(
+  source: UploadSource,
+  store: (file: IncomingFile, fields: Readonly<Record<string, string>>) => Promise<StreamedFile>,
+): Promise<{ fields: Record<string, string>; file: StreamedFile | undefined }> {
+  let stored: StreamedFile | undefined;
+  try {
+    return await source.read(async (incoming, fields) => {
+      stored = await store(incoming, fields);
+      return stored;
+    });
+  } catch (error) {
+    if (stored) await stored.storage.driver.delete(stored.key).catch(() => undefined);
+    throw error;
+  }
 }
