@@ -74,6 +74,8 @@ const envSchema = z.object({
     .int()
     .min(1024 * 1024)
     .default(8 * 1024 ** 3),
+  /** Most uploads one person may keep waiting for confirmation in an organization. */
+  UPLOAD_PENDING_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   /** Unreferenced build and icon objects younger than this are left alone by the storage sweep. */
   STORAGE_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** bundletool jar that turns an AAB into a universal APK; unset disables the conversion. */

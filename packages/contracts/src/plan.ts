@@ -33,6 +33,13 @@ export const usageCounters = {
 };
 
 export const organizationUsage = z
-  .object({ org_id: z.number().int(), ...usageCounters, critical: z.boolean() })
+  .object({
+    org_id: z.number().int(),
+    ...usageCounters,
+    /** Uploads waiting for confirmation: they hold their space (MB) and a build slot for 24 hours. */
+    pending_uploads: z.number().int(),
+    pending_space: z.number(),
+    critical: z.boolean(),
+  })
   .meta({ id: "OrganizationUsage" });
 export type OrganizationUsage = z.infer<typeof organizationUsage>;

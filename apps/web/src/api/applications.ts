@@ -126,6 +126,11 @@ export function preloadBuild(
   });
 }
 
+/** Drops an upload that will not be added, so its space and build slot are free again at once. */
+export function discardPreload(preloadPath: string) {
+  return api.delete<null>(`/api/preloads/${encodeURIComponent(preloadPath)}/`);
+}
+
 /** 201 with the record, or 202 with a task while an app bundle is converted. */
 export type CreateAppReply = ApplicationRecord | TaskAccepted;
 

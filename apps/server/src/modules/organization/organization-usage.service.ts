@@ -8,13 +8,16 @@ import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { bytesToMb, isUsageCritical, type PlanService } from "../plan/plan.service.ts";
 import type { MembershipService } from "./membership.service.ts";
-import { addUsage, findOrganizationById } from "./organization.repo.ts";
+import { addUsage, findOrganizationById, type UsageDelta } from "./organization.repo.ts";
 
 /** The organization's counters in bytes and its plan's limits (0 = unlimited). */
 export interface Quota {
   spaceUsedBytes: number;
   buildsCount: number;
   projectsCount: number;
+  /** Space and build slots held by uploads waiting for confirmation. */
+  pendingUploadBytes: number;
+  pendingUploads: number;
   spaceLimitMb: number;
   buildLimit: number;
   projectsLimit: number;
@@ -32,6 +35,8 @@ export class OrganizationUsageService {
       spaceUsedBytes: organization.spaceUsedBytes,
       buildsCount: organization.buildsCount,
       projectsCount: organization.projectsCount,
+      pendingUploadBytes: organization.pendingUploadBytes,
+      pendingUploads: organization.pendingUploads,
       spaceLimitMb: plan.spaceLimitMb,
       buildLimit: plan.buildLimit,
       projectsLimit: plan.projectsLimit,
@@ -40,11 +45,7 @@ export class OrganizationUsageService {
   }
 
   /** Moves the counters; call it in the transaction that adds or removes what they count. */
-  addUsage(
-    organizationId: number,
-    delta: { bytes?: number; builds?: number; projects?: number },
-    db = this.deps.db,
-  ): Promise<void> {
+  addUsage(organizationId: number, delta: UsageDelta, db = this.deps.db): Promise<void> {
     return addUsage(db, organizationId, delta);
   }
 
@@ -67,9 +68,16 @@ export class OrganizationUsageService {
       build_limit: quota.buildLimit,
       projects_count: quota.projectsCount,
       projects_limit: quota.projectsLimit,
+      pending_uploads: quota.pendingUploads,
+      pending_space: bytesToMb(quota.pendingUploadBytes),
       users_count: usersCount,
       user_limit: quota.userLimit,
-      critical: isUsageCritical(quota),
+      // Space held by uploads waiting for confirmation is spoken for as much as stored builds.
+      critical: isUsageCritical({
+        ...quota,
+        spaceUsedBytes: quota.spaceUsedBytes + quota.pendingUploadBytes,
+        buildsCount: quota.buildsCount + quota.pendingUploads,
+      }),
     };
   }
 }

@@ -66,19 +66,26 @@ export async function updateOrganization(
 }
 
 /** Counters move in the transaction that adds or removes what they count. */
-export async function addUsage(
-  db: Database,
-  organizationId: number,
-  delta: { bytes?: number; builds?: number; projects?: number },
-): Promise<void> {
+export async function addUsage(db: Database, organizationId: number, delta: UsageDelta): Promise<void> {
   await db
     .update(organizations)
     .set({
       spaceUsedBytes: sql`greatest(0, ${organizations.spaceUsedBytes} + ${delta.bytes ?? 0})`,
       buildsCount: sql`greatest(0, ${organizations.buildsCount} + ${delta.builds ?? 0})`,
       projectsCount: sql`greatest(0, ${organizations.projectsCount} + ${delta.projects ?? 0})`,
+      pendingUploadBytes: sql`greatest(0, ${organizations.pendingUploadBytes} + ${delta.pendingBytes ?? 0})`,
+      pendingUploads: sql`greatest(0, ${organizations.pendingUploads} + ${delta.pendingUploads ?? 0})`,
     })
     .where(eq(organizations.id, organizationId));
+}
+
+export interface UsageDelta {
+  bytes?: number;
+  builds?: number;
+  projects?: number;
+  /** Uploads waiting for confirmation (preloads): their bytes and their number. */
+  pendingBytes?: number;
+  pendingUploads?: number;
 }
 
 /** Takes the once-a-day limit notice slot; false when one was sent in the last 24 hours. */

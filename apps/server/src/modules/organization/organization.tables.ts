@@ -18,6 +18,9 @@ export const organizations = pgTable(
     spaceUsedBytes: bigint("space_used_bytes", { mode: "number" }).notNull().default(0),
     buildsCount: integer("builds_count").notNull().default(0),
     projectsCount: integer("projects_count").notNull().default(0),
+    /** Uploads waiting for confirmation hold their space (and a build slot) until confirmed or expired. */
+    pendingUploadBytes: bigint("pending_upload_bytes", { mode: "number" }).notNull().default(0),
+    pendingUploads: integer("pending_uploads").notNull().default(0),
     /**
      * Bumped by database triggers whenever the organization's apps, versions, projects or
      * project members change; cached list pages are valid while it stays the same.

@@ -48,11 +48,16 @@ export interface CommitResult {
   taskId: string | null;
 }
 
-/** Spec §5 plan rules, checked under the organization lock (6 space, 7 builds). */
+/**
+ * Spec §5 plan rules, checked under the organization lock (6 space, 7 builds). Uploads waiting
+ * for confirmation hold their space and a build slot, so they count as if stored.
+ */
 export function checkBuildLimits(quota: Quota, fileSize: number): void {
   const spaceLimit = quota.spaceLimitMb * bytesPerMb;
-  if (spaceLimit > 0 && quota.spaceUsedBytes + fileSize >= spaceLimit) throw uploadError(6);
-  if (quota.buildLimit > 0 && quota.buildsCount >= quota.buildLimit) throw uploadError(7);
+  const held = quota.spaceUsedBytes + quota.pendingUploadBytes;
+  if (spaceLimit > 0 && held + fileSize >= spaceLimit) throw uploadError(6);
+  if (quota.buildLimit > 0 && quota.buildsCount + quota.pendingUploads >= quota.buildLimit)
+    throw uploadError(7);
 }
 
 /**
@@ -76,9 +81,9 @@ export class BuildCommitService {
       return await this.deps.db.transaction(async (tx) => {
         await this.deps.membership.lockOrganization(organizationId, tx);
         const { staged, release } = await stage(tx);
-        const result = await this.commitLocked(tx, userId, staged, target, details);
+        // A confirmed preload gives back what it held before the limits are checked.
         await release?.(tx);
-        return result;
+        return await this.commitLocked(tx, userId, staged, target, details);
       });
     } catch (error) {
       // The unique index settles a race the lock did not see (e.g. a deleted and re-created app).

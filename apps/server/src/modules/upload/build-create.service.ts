@@ -1,50 +1,11 @@
 import type { ApplicationRecord, CreateAppInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import type { Database } from "../../platform/db/client.ts";
 import { canOnApp } from "../application/application.policy.ts";
 import type { BuildCommitService, CommitTarget } from "./build-commit.service.ts";
-import type { StagedBuild } from "./build-inspection.ts";
-import { deletePreload, findPreloadForUpdate, type PreloadRow } from "./upload.repo.ts";
+import { releasePreloads, stagedFromPreload, takePreload } from "./preload-store.ts";
 import type { BuildDeps } from "./upload-deps.ts";
-import { preloadInvalid } from "./upload-errors.ts";
 
 export type ConfirmOutcome = { status: 201; record: ApplicationRecord } | { status: 202; taskId: string };
-
-export function stagedFromPreload(preload: PreloadRow): StagedBuild {
-  return {
-    organizationId: preload.organizationId,
-    appType: preload.appType as StagedBuild["appType"],
-    fileKey: preload.fileKey,
-    fileName: preload.fileName,
-    fileSize: preload.fileSize,
-    sha256: preload.sha256,
-    contentType: preload.contentType,
-    iconKey: preload.iconKey,
-    buildInfo: (preload.buildInfo ?? {}) as Record<string, unknown>,
-  };
-}
-
-/**
- * A preload is the caller's own upload to this organization, still fresh, and (when it was
- * made for an app) meant for this app. Anything else reads as "no such upload".
- */
-export async function takePreload(
-  tx: Database,
-  path: string,
-  who: { userId: number; organizationId: number; appId?: number },
-): Promise<PreloadRow> {
-  const preload = await findPreloadForUpdate(tx, path);
-  if (
-    !preload ||
-    preload.userId !== who.userId ||
-    preload.organizationId !== who.organizationId ||
-    preload.expiresAt.getTime() <= Date.now() ||
-    (preload.applicationId !== null && preload.applicationId !== who.appId)
-  ) {
-    throw preloadInvalid();
-  }
-  return preload;
-}
 
 /** The confirm call: a preload becomes a new app or a new version of an app. */
 export class BuildCreateService {
@@ -90,7 +51,10 @@ export class BuildCreateService {
       },
       async (tx) => {
         const preload = await takePreload(tx, input.preload_path, { userId, organizationId, appId });
-        return { staged: stagedFromPreload(preload), release: (db) => deletePreload(db, preload.id) };
+        return {
+          staged: stagedFromPreload(preload),
+          release: (db) => releasePreloads(this.deps.usage, db, [preload]),
+        };
       },
     );
     if (result.taskId) return { status: 202, taskId: result.taskId };

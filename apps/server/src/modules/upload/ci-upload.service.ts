@@ -4,7 +4,7 @@ import type { UploadSource } from "../../platform/storage/upload-source.ts";
 import type { TokenService } from "../users/token.service.ts";
 import type { BuildCommitService } from "./build-commit.service.ts";
 import { discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
-import { type PreloadTarget, remainingSpace } from "./preload.service.ts";
+import { assertRoomForUpload, type PreloadTarget } from "./preload.service.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
 import { receiveUpload, type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
@@ -59,8 +59,7 @@ export class CiUploadService {
     }
     const quota = await this.deps.usage.getQuota(app.organizationId);
     if (!quota) throw AppError.notFound();
-    const maxBytes = remainingSpace(quota);
-    if (maxBytes !== undefined && maxBytes < 0) throw uploadError(6);
+    const maxBytes = assertRoomForUpload(quota);
     return {
       userId: token.userId,
       organizationId: app.organizationId,

@@ -2,9 +2,8 @@ import type { ExchangeFileInput, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { FileDeletion } from "../application/application.jobs.ts";
 import { checkBuildLimits } from "./build-commit.service.ts";
-import { stagedFromPreload, takePreload } from "./build-create.service.ts";
 import { buildFacts, storedFileColumns } from "./build-inspection.ts";
-import { deletePreload } from "./upload.repo.ts";
+import { releasePreloads, stagedFromPreload, takePreload } from "./preload-store.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
 
@@ -39,6 +38,8 @@ export class ExchangeService {
         throw new AppError("version_processing", 409, "This version is still processing.");
       }
       const preload = await takePreload(tx, input.preload_path, { userId, organizationId, appId: app.id });
+      // The preload gives back what it held before the space is checked.
+      await releasePreloads(this.deps.usage, tx, [preload]);
       const staged = stagedFromPreload(preload);
       const facts = buildFacts(staged.buildInfo);
       if (staged.appType !== current.appType) throw uploadError(5);
@@ -62,7 +63,6 @@ export class ExchangeService {
         tx,
       );
       await this.deps.usage.addUsage(organizationId, { bytes: delta }, tx);
-      await deletePreload(tx, preload.id);
       await this.deps.appLogs.record(
         {
           organizationId,

@@ -10,6 +10,7 @@ import type { IncomingFile, UploadSource } from "../../platform/storage/upload-s
 import { canOnApp } from "../application/application.policy.ts";
 import type { ApplicationRow } from "../application/application.service.ts";
 import type { Quota } from "../organization/organization-usage.service.ts";
+import { checkBuildLimits } from "./build-commit.service.ts";
 import {
   buildFacts,
   discardStaged,
@@ -17,7 +18,8 @@ import {
   type StagedBuild,
   storedFileColumns,
 } from "./build-inspection.ts";
-import { insertPreload } from "./upload.repo.ts";
+import { releasePreloads, reservePreload } from "./preload-store.ts";
+import { countPendingPreloads, findPreloadOfUser } from "./upload.repo.ts";
 import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
 import { receiveUpload, type StreamedFile, storeIncomingFile, type UploadTarget } from "./upload-intake.ts";
@@ -50,18 +52,39 @@ function parseAppType(raw: string | undefined): AppType | undefined {
   return value as AppType;
 }
 
-/** Bytes the plan still allows for one more file (used + size must stay below the limit). */
+/**
+ * Bytes the plan still allows for one more file: stored builds and uploads waiting for
+ * confirmation plus this one must stay below the limit.
+ */
 export function remainingSpace(quota: Quota): number | undefined {
   if (quota.spaceLimitMb <= 0) return undefined;
-  return quota.spaceLimitMb * bytesPerMb - quota.spaceUsedBytes - 1;
+  return quota.spaceLimitMb * bytesPerMb - quota.spaceUsedBytes - quota.pendingUploadBytes - 1;
 }
+
+/** Refuses before a byte is stored when the plan has no room (6) or no build slot (7) left. */
+export function assertRoomForUpload(quota: Quota, declaredBytes = 0): number | undefined {
+  const maxBytes = remainingSpace(quota);
+  if (maxBytes !== undefined && (maxBytes < 0 || declaredBytes > maxBytes)) throw uploadError(6);
+  if (quota.buildLimit > 0 && quota.buildsCount + quota.pendingUploads >= quota.buildLimit)
+    throw uploadError(7);
+  return maxBytes;
+}
+
+export const tooManyPendingUploads = (limit: number) =>
+  new AppError(
+    "pending_uploads_limit",
+    400,
+    `You have ${limit} uploads waiting to be added. Add or discard them first (unconfirmed uploads are removed after 24 hours).`,
+    undefined,
+    "pending_uploads_limit",
+  );
 
 export function opaquePath(): string {
   return randomBytes(24).toString("base64url");
 }
 
 export class PreloadService {
-  constructor(private readonly deps: BuildDeps & { maxUploadBytes: number }) {}
+  constructor(private readonly deps: BuildDeps & { maxUploadBytes: number; pendingPerUser: number }) {}
 
   /**
    * POST /api/applicationadd/?preload=1: stores the file, reads it and keeps it for 24 hours as
@@ -96,8 +119,9 @@ export class PreloadService {
     }
     const quota = await this.deps.usage.getQuota(organizationId);
     if (!quota) throw AppError.notFound();
-    const maxBytes = remainingSpace(quota);
-    if (maxBytes !== undefined && maxBytes < 0) throw uploadError(6);
+    const maxBytes = assertRoomForUpload(quota);
+    const pending = await countPendingPreloads(this.deps.db, organizationId, userId);
+    if (pending >= this.deps.pendingPerUser) throw tooManyPendingUploads(this.deps.pendingPerUser);
     return {
       userId,
       organizationId,
@@ -106,6 +130,19 @@ export class PreloadService {
       storage: await this.deps.storage.forOrganization(organizationId),
       ...(maxBytes !== undefined ? { maxBytes } : {}),
     };
+  }
+
+  /** Drops an upload the person will not add after all: its space is free again at once. */
+  async discard(userId: number, path: string): Promise<void> {
+    const taken = await this.deps.db.transaction(async (tx) => {
+      const preload = await findPreloadOfUser(tx, path, userId);
+      if (!preload) throw AppError.notFound();
+      await releasePreloads(this.deps.usage, tx, [preload]);
+      return preload;
+    });
+    const { driver } = await this.deps.storage.forOrganization(taken.organizationId);
+    await driver.delete(taken.fileKey);
+    if (taken.iconKey) await driver.delete(taken.iconKey);
   }
 
   /** Reads the stored file and keeps it for 24 hours as a preload; refusals delete it. */
@@ -127,14 +164,26 @@ export class PreloadService {
     const buildNumber = facts.buildNumber ?? "0";
     const { app } = target;
     const bundleChanged = Boolean(app?.bundleId && facts.bundleId && app.bundleId !== facts.bundleId);
-    const row = await insertPreload(this.deps.db, {
-      path: opaquePath(),
-      organizationId: target.organizationId,
-      userId: target.userId,
-      applicationId: app?.id ?? null,
-      appType: staged.appType,
-      ...storedFileColumns(staged),
-      expiresAt: new Date(Date.now() + preloadLifetimeMs),
+    const row = await this.deps.db.transaction(async (tx) => {
+      // Other uploads may have finished while this one streamed: check again under the lock.
+      await this.deps.membership.lockOrganization(target.organizationId, tx);
+      const quota = await this.deps.usage.getQuota(target.organizationId, tx);
+      if (!quota) throw AppError.notFound();
+      checkBuildLimits(quota, staged.fileSize);
+      if (
+        (await countPendingPreloads(tx, target.organizationId, target.userId)) >= this.deps.pendingPerUser
+      ) {
+        throw tooManyPendingUploads(this.deps.pendingPerUser);
+      }
+      return reservePreload(this.deps.usage, tx, {
+        path: opaquePath(),
+        organizationId: target.organizationId,
+        userId: target.userId,
+        applicationId: app?.id ?? null,
+        appType: staged.appType,
+        ...storedFileColumns(staged),
+        expiresAt: new Date(Date.now() + preloadLifetimeMs),
+      });
     });
     return {
       preload_path: row.path,

@@ -2,6 +2,8 @@ import type { Database } from "../../platform/db/client.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
+import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
+import { releasePreloads } from "./preload-store.ts";
 import { findKeysReferencedByPreloads, takeExpiredPreloads } from "./upload.repo.ts";
 
 /** Only the upload side's own objects are swept; logos, exports and the like have their own owners. */
@@ -25,6 +27,7 @@ export class StorageSweeper {
       storage: StorageDriver;
       resolver: StorageResolver;
       builds: Pick<BuildRecordService, "referencedKeys">;
+      usage: Pick<OrganizationUsageService, "addUsage">;
       graceSeconds: number;
     },
   ) {}
@@ -32,7 +35,11 @@ export class StorageSweeper {
   async expirePreloads(now = new Date()): Promise<number> {
     let total = 0;
     for (;;) {
-      const expired = await takeExpiredPreloads(this.deps.db, now, 100);
+      const expired = await this.deps.db.transaction(async (tx) => {
+        const taken = await takeExpiredPreloads(tx, now, 100);
+        await releasePreloads(this.deps.usage, tx, taken, { deleteRows: false });
+        return taken;
+      });
       for (const preload of expired) {
         const { driver } = await this.deps.resolver.forOrganization(preload.organizationId);
         await driver.delete(preload.fileKey);

@@ -34,6 +34,7 @@ export function createUploadModule(
     storage: platform.storage,
     resolver: storage,
     builds: deps.builds,
+    usage: deps.usage,
     graceSeconds: platform.config.STORAGE_SWEEP_GRACE_SECONDS,
   });
   const conversion = new AabConversionWorker({
@@ -58,7 +59,11 @@ export function createUploadModule(
     aabConversion: converter !== null,
   };
   const commits = new BuildCommitService({ ...buildDeps, convertJob: jobs.convertAab });
-  const preloads = new PreloadService({ ...buildDeps, maxUploadBytes });
+  const preloads = new PreloadService({
+    ...buildDeps,
+    maxUploadBytes,
+    pendingPerUser: platform.config.UPLOAD_PENDING_PER_USER,
+  });
   const creates = new BuildCreateService({ ...buildDeps, commits });
   const ciUploads = new CiUploadService({ ...buildDeps, commits, tokens: deps.tokens, maxUploadBytes });
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });

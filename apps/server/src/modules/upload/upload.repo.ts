@@ -1,13 +1,12 @@
-import { eq, inArray, lt, or } from "drizzle-orm";
+import { and, count, eq, inArray, lt, or } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { preloads, uploadTasks } from "./upload.tables.ts";
 
 export type PreloadRow = typeof preloads.$inferSelect;
 export type UploadTaskRow = typeof uploadTasks.$inferSelect;
+export type NewPreload = typeof preloads.$inferInsert;
 
-/** The organization's usage counters in bytes and its plan's limits (0 = unlimited). */
-/** Counters move in the transaction that adds or removes what they count. */
-export async function insertPreload(db: Database, values: typeof preloads.$inferInsert): Promise<PreloadRow> {
+export async function insertPreload(db: Database, values: NewPreload): Promise<PreloadRow> {
   const [row] = await db.insert(preloads).values(values).returning();
   if (!row) throw new Error("preload insert returned nothing");
   return row;
@@ -36,8 +35,6 @@ export async function takeExpiredPreloads(db: Database, now: Date, limit: number
     .returning();
 }
 
-/** The new version becomes current; the bundle id follows when the user accepted the change. */
-/** Which app a version belongs to; the caller then checks access to that app. */
 export async function insertUploadTask(db: Database, values: typeof uploadTasks.$inferInsert) {
   await db.insert(uploadTasks).values(values);
 }
@@ -66,4 +63,27 @@ export async function findKeysReferencedByPreloads(db: Database, keys: string[])
     .from(preloads)
     .where(or(inArray(preloads.fileKey, keys), inArray(preloads.iconKey, keys)));
   return rows.flatMap((row) => [row.file, row.icon]).filter((key): key is string => Boolean(key));
+}
+
+/** How many uploads one person keeps waiting for confirmation in an organization. */
+export async function countPendingPreloads(db: Database, organizationId: number, userId: number) {
+  const [row] = await db
+    .select({ value: count() })
+    .from(preloads)
+    .where(and(eq(preloads.organizationId, organizationId), eq(preloads.userId, userId)));
+  return row?.value ?? 0;
+}
+
+export async function findPreloadOfUser(
+  db: Database,
+  path: string,
+  userId: number,
+): Promise<PreloadRow | null> {
+  const [row] = await db
+    .select()
+    .from(preloads)
+    .where(and(eq(preloads.path, path), eq(preloads.userId, userId)))
+    .for("update")
+    .limit(1);
+  return row ?? null;
 }

@@ -75,6 +75,23 @@ export function registerUploadRoutes(
     },
   );
 
+  routes.delete(
+    "/api/preloads/:preload_path/",
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: "Discard an upload that will not be added (its space and build slot are free again)",
+        params: z.object({ preload_path: z.string().min(1).max(100) }),
+        response: { 204: z.null().describe("No content"), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deps.preloads.discard(requireActiveActor(request).userId, request.params.preload_path);
+      return reply.status(204).send(null);
+    },
+  );
+
   routes.post(
     "/api/versions/:id/exchange/",
     {

@@ -94,6 +94,14 @@ function PlanDetails({ org }: { org: OrgData }) {
               limit={usage.data.space_limit}
               format={storage}
             />
+            {usage.data.pending_uploads > 0 ? (
+              <Text size="sm" c="dimmed">
+                {t("plan.pending", {
+                  count: usage.data.pending_uploads,
+                  size: storage(usage.data.pending_space),
+                })}
+              </Text>
+            ) : null}
             <UsageBar
               label={t("usage.builds")}
               used={usage.data.builds_count}

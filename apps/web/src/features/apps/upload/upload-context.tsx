@@ -9,6 +9,7 @@ import {
   type AppType,
   applicationKeys,
   createApplication,
+  discardPreload,
   isTaskAccepted,
 } from "../../../api/applications.ts";
 import { useDashboard } from "../../../api/dashboard-context.tsx";
@@ -130,6 +131,9 @@ export function UploadProvider({ children }: { children: ReactNode }) {
       return;
     }
     polling.stop();
+    // An upload closed without Add would hold its space and a build slot for 24 hours.
+    if (preload.result && !savingRef.current)
+      void discardPreload(preload.result.preload_path).catch(() => {});
     resetDraft();
   }, [preload.phase, preload.progress, preload.result, app, alerts, t, polling, resetDraft]);
 
@@ -144,9 +148,11 @@ export function UploadProvider({ children }: { children: ReactNode }) {
         preload.fail(problem ?? { key: "errors.application" }, files.length === 1 ? file?.name : "");
         return;
       }
+      // A new file replaces the one read before, which would otherwise wait 24 hours to expire.
+      if (preload.result) void discardPreload(preload.result.preload_path).catch(() => {});
       preload.start({ file, organization, app: app?.id, appType: hint });
     },
-    [saving, app, zipType, organization, orgUsage, preload.fail, preload.start],
+    [saving, app, zipType, organization, orgUsage, preload.result, preload.fail, preload.start],
   );
 
   const canSave = preload.result !== null && canAdd(draft, preload.result.preload_path, app !== null);

@@ -23,8 +23,9 @@ export const STORAGE_FULL = uploadErrorMessages[6];
 
 const BYTES_PER_MB = 1024 * 1024;
 
-/** Both in MB, as the usage call answers them. */
-export type SpaceUsage = Pick<OrganizationUsage, "space_used" | "space_limit">;
+/** In MB, as the usage call answers them; uploads waiting to be added hold space too. */
+export type SpaceUsage = Pick<OrganizationUsage, "space_used" | "space_limit"> &
+  Partial<Pick<OrganizationUsage, "pending_space">>;
 
 export interface FileCheckContext {
   organization: number | null;
@@ -36,7 +37,7 @@ export interface FileCheckContext {
 /** Space used plus the file (both in MB) at or above a non-zero limit blocks the upload. */
 export function exceedsSpace(usage: SpaceUsage | null, fileBytes: number): boolean {
   if (!usage || usage.space_limit <= 0) return false;
-  return usage.space_used + fileBytes / BYTES_PER_MB >= usage.space_limit;
+  return usage.space_used + (usage.pending_space ?? 0) + fileBytes / BYTES_PER_MB >= usage.space_limit;
 }
 
 /** The first reason the chosen files cannot be uploaded, in the order the spec checks them. */
