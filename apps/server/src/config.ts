@@ -74,6 +74,16 @@ const envSchema = z.object({
     .int()
     .min(1024 * 1024)
     .default(8 * 1024 ** 3),
+  /** A connection that sends and receives nothing for this long is closed. */
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** The request line and headers must arrive within this. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+  /** A request body must keep arriving at least this fast (bytes per second, over the window). */
+  BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).default(8192),
+  BODY_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Uploads running at once, per person and per client address (across all processes). */
+  UPLOADS_PER_USER: z.coerce.number().int().min(1).max(1000).default(4),
+  UPLOADS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(8),
   /** Most uploads one person may keep waiting for confirmation in an organization. */
   UPLOAD_PENDING_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   /** Unreferenced build and icon objects younger than this are left alone by the storage sweep. */

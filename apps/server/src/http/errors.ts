@@ -72,6 +72,9 @@ export function handleError(
   reply: FastifyReply,
 ) {
   if (error instanceof AppError) {
+    // A throttled client learns when to come back, whichever route refused it.
+    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retryAfter !== undefined) reply.header("retry-after", String(retryAfter));
     return reply.status(error.status).send(error.body());
   }
   if (hasZodFastifySchemaValidationErrors(error)) {

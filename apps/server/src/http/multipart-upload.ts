@@ -1,17 +1,37 @@
-import type { FastifyRequest } from "fastify";
-import type { IncomingFile, UploadSource } from "../platform/storage/upload-source.ts";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  type IncomingFile,
+  multipartAllowanceBytes,
+  type UploadSource,
+} from "../platform/storage/upload-source.ts";
 import { AppError } from "./errors.ts";
 import { checkedField } from "./nul-guard.ts";
 
+/** The declared length of a request, or null when it is chunked. */
+export function declaredLength(request: FastifyRequest): number | null {
+  const value = Number(request.headers["content-length"]);
+  return Number.isSafeInteger(value) && value >= 0 ? value : null;
+}
+
 /**
- * An onRequest hook for upload routes: a body that is not multipart is refused before it is
- * read, since their body limit (gigabytes) would otherwise let a JSON parser buffer it all.
+ * An onRequest hook for upload routes, before a byte of the body is read: a body that is not
+ * multipart is refused (their body limit is gigabytes, so a JSON parser would buffer it all),
+ * and so is a declared length no file within the upload limit can have (413).
  */
-export async function refuseNonMultipart(request: FastifyRequest): Promise<void> {
-  const type = request.headers["content-type"] ?? "";
-  if (!/^multipart\/form-data\b/i.test(type)) {
-    throw AppError.validation({ file: ["Send the build as multipart/form-data."] });
-  }
+export function uploadRequestGuard(maxFileBytes: number) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // Refused before its body is read: close rather than drain what the client goes on sending.
+    reply.header("connection", "close");
+    const type = request.headers["content-type"] ?? "";
+    if (!/^multipart\/form-data\b/i.test(type)) {
+      throw AppError.validation({ file: ["Send the build as multipart/form-data."] });
+    }
+    const declared = declaredLength(request);
+    if (declared !== null && declared > maxFileBytes + multipartAllowanceBytes) {
+      throw new AppError("file_too_large", 413, `The file is larger than ${maxFileBytes} bytes.`);
+    }
+    reply.removeHeader("connection");
+  };
 }
 
 /**
@@ -25,6 +45,7 @@ export function multipartUploadSource(
 ): UploadSource {
   if (!request.isMultipart()) throw AppError.validation({ file: ["Send the build as multipart/form-data."] });
   return {
+    clientAddress: request.ip,
     async read(onFile) {
       const fields: Record<string, string> = {};
       let file: Awaited<ReturnType<typeof onFile>> | undefined;
@@ -45,6 +66,7 @@ export function multipartUploadSource(
           contentType: part.mimetype,
           body: part.file,
           truncated: () => part.file.truncated,
+          declaredRequestBytes: declaredLength(request),
         };
         try {
           file = await onFile(incoming, { ...fields });

@@ -11,6 +11,7 @@ import { handleError } from "./errors.ts";
 import { requestIdOptions } from "./logging.ts";
 import { registerNulGuard } from "./nul-guard.ts";
 import { contentSecurityPolicy } from "./security-headers.ts";
+import { guardAgainstSlowClients } from "./slow-clients.ts";
 
 /** Fastify with what every route relies on: zod schemas, errors, cookies, CSP, multipart and OpenAPI. */
 export async function createHttpServer(config: Config, logger: FastifyBaseLogger): Promise<FastifyInstance> {
@@ -20,7 +21,9 @@ export async function createHttpServer(config: Config, logger: FastifyBaseLogger
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: "idle",
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
   });
+  guardAgainstSlowClients(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);

@@ -25,11 +25,12 @@ describe("racing confirms", () => {
   it("for the last build slot: one 201, one error 7", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, dmg("1.0.0"));
-    await setLimits(t, organization.id, { buildLimit: 2 });
     const [first, second] = await Promise.all([
       preloadPath(owner.token, organization.id, app.id, "1.0.1"),
       preloadPath(owner.token, organization.id, app.id, "1.0.2"),
     ]);
+    // Lowered after both were admitted (a preload holds its slot, so it could not be later).
+    await setLimits(t, organization.id, { buildLimit: 2 });
     const responses = await Promise.all([
       confirm(t, owner.token, { organization: organization.id, preload_path: first }, app.id),
       confirm(t, owner.token, { organization: organization.id, preload_path: second }, app.id),

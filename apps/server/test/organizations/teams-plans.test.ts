@@ -161,6 +161,8 @@ describe("plans and usage", () => {
       projects_limit: 3,
       users_count: 2,
       user_limit: 5,
+      pending_uploads: 0,
+      pending_space: 0,
       critical: false,
     });
     const noticeUrl = `/api/organizations/${organization.id}/?sendemaillimit=1`;

@@ -50,14 +50,15 @@ export interface CommitResult {
 
 /**
  * Spec §5 plan rules, checked under the organization lock (6 space, 7 builds). Uploads waiting
- * for confirmation hold their space and a build slot, so they count as if stored.
+ * for confirmation hold their space and a build slot, so a new upload counts them as if stored;
+ * confirming one of them (admitted with its place kept) counts only stored builds.
  */
-export function checkBuildLimits(quota: Quota, fileSize: number): void {
+export function checkBuildLimits(quota: Quota, fileSize: number, options = { countWaiting: true }): void {
   const spaceLimit = quota.spaceLimitMb * bytesPerMb;
-  const held = quota.spaceUsedBytes + quota.pendingUploadBytes;
-  if (spaceLimit > 0 && held + fileSize >= spaceLimit) throw uploadError(6);
-  if (quota.buildLimit > 0 && quota.buildsCount + quota.pendingUploads >= quota.buildLimit)
-    throw uploadError(7);
+  const waitingBytes = options.countWaiting ? quota.pendingUploadBytes : 0;
+  const waitingUploads = options.countWaiting ? quota.pendingUploads : 0;
+  if (spaceLimit > 0 && quota.spaceUsedBytes + waitingBytes + fileSize >= spaceLimit) throw uploadError(6);
+  if (quota.buildLimit > 0 && quota.buildsCount + waitingUploads >= quota.buildLimit) throw uploadError(7);
 }
 
 /**
@@ -81,9 +82,9 @@ export class BuildCommitService {
       return await this.deps.db.transaction(async (tx) => {
         await this.deps.membership.lockOrganization(organizationId, tx);
         const { staged, release } = await stage(tx);
-        // A confirmed preload gives back what it held before the limits are checked.
+        // A confirmed preload gives back what it held; it was admitted with its place kept.
         await release?.(tx);
-        return await this.commitLocked(tx, userId, staged, target, details);
+        return await this.commitLocked(tx, userId, staged, target, details, release !== undefined);
       });
     } catch (error) {
       // The unique index settles a race the lock did not see (e.g. a deleted and re-created app).
@@ -103,6 +104,7 @@ export class BuildCommitService {
     staged: StagedBuild,
     target: CommitTarget,
     details: VersionDetails,
+    reserved: boolean,
   ): Promise<CommitResult> {
     const organizationId = staged.organizationId;
     const facts = buildFacts(staged.buildInfo);
@@ -110,7 +112,7 @@ export class BuildCommitService {
     if (convert && !this.deps.aabConversion) throw uploadError(8);
     const quota = await this.deps.usage.getQuota(organizationId, tx);
     if (!quota) throw AppError.notFound();
-    checkBuildLimits(quota, staged.fileSize);
+    checkBuildLimits(quota, staged.fileSize, { countWaiting: !reserved });
 
     const useTyped = !facts.version || facts.versionFromFileName;
     const version = (useTyped && details.version) || facts.version || "";

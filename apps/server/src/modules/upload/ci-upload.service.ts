@@ -8,6 +8,7 @@ import { assertRoomForUpload, type PreloadTarget } from "./preload.service.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
 import { receiveUpload, type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
+import type { UploadSlots } from "./upload-slots.ts";
 
 const truthy = new Set(["1", "true", "yes", "on"]);
 
@@ -30,6 +31,7 @@ export class CiUploadService {
       commits: BuildCommitService;
       tokens: Pick<TokenService, "resolve">;
       maxUploadBytes: number;
+      slots: UploadSlots;
     },
   ) {}
 
@@ -39,11 +41,13 @@ export class CiUploadService {
    */
   async upload(appKey: string, apiKey: string, source: UploadSource): Promise<ApplicationRecord> {
     const target = await this.resolveTarget(appKey, apiKey);
-    const { fields, file } = await receiveUpload(source, (incoming) =>
-      storeIncomingFile(incoming, target, this.deps.maxUploadBytes),
-    );
-    if (!file) throw AppError.validation({ app: ["No file was submitted."] });
-    return this.complete(target, file, fields);
+    return this.deps.slots.withSlot(target.userId, source.clientAddress, async () => {
+      const { fields, file } = await receiveUpload(source, (incoming) =>
+        storeIncomingFile(incoming, target, this.deps.maxUploadBytes),
+      );
+      if (!file) throw AppError.validation({ app: ["No file was submitted."] });
+      return this.complete(target, file, fields);
+    });
   }
 
   /** The app and uploader behind the URL; any mismatch is the same 404, so keys cannot be probed. */

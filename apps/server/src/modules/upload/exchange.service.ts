@@ -48,7 +48,7 @@ export class ExchangeService {
       const quota = await this.deps.usage.getQuota(organizationId, tx);
       if (!quota) throw AppError.notFound();
       // Only growth can break the space limit; the build count does not change.
-      if (delta > 0) checkBuildLimits({ ...quota, buildLimit: 0 }, delta);
+      if (delta > 0) checkBuildLimits({ ...quota, buildLimit: 0 }, delta, { countWaiting: false });
       await this.deps.builds.updateVersion(
         version.id,
         {

@@ -23,6 +23,7 @@ import { countPendingPreloads, findPreloadOfUser } from "./upload.repo.ts";
 import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
 import { receiveUpload, type StreamedFile, storeIncomingFile, type UploadTarget } from "./upload-intake.ts";
+import type { UploadSlots } from "./upload-slots.ts";
 
 const bytesPerMb = 1024 * 1024;
 
@@ -84,7 +85,9 @@ export function opaquePath(): string {
 }
 
 export class PreloadService {
-  constructor(private readonly deps: BuildDeps & { maxUploadBytes: number; pendingPerUser: number }) {}
+  constructor(
+    private readonly deps: BuildDeps & { maxUploadBytes: number; pendingPerUser: number; slots: UploadSlots },
+  ) {}
 
   /**
    * POST /api/applicationadd/?preload=1: stores the file, reads it and keeps it for 24 hours as
@@ -92,6 +95,10 @@ export class PreloadService {
    * fields before it (organization, app, app_type).
    */
   async preload(userId: number, source: UploadSource): Promise<PreloadResult> {
+    return this.deps.slots.withSlot(userId, source.clientAddress, () => this.receive(userId, source));
+  }
+
+  private async receive(userId: number, source: UploadSource): Promise<PreloadResult> {
     let target: PreloadTarget | null = null;
     const { file } = await receiveUpload(source, async (incoming: IncomingFile, fields) => {
       target = await this.resolveTarget(userId, fields);

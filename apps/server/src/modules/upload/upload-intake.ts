@@ -4,7 +4,11 @@ import { acceptedExtensions, extensionOf } from "@tarmac/inspector/rules";
 import { AppError } from "../../http/errors.ts";
 import { ObjectTooLargeError, SourceStreamError } from "../../platform/storage/storage-driver.ts";
 import type { OrganizationStorage } from "../../platform/storage/storage-resolver.ts";
-import type { IncomingFile, UploadSource } from "../../platform/storage/upload-source.ts";
+import {
+  type IncomingFile,
+  multipartAllowanceBytes,
+  type UploadSource,
+} from "../../platform/storage/upload-source.ts";
 import { unsupportedFileType, uploadError } from "./upload-errors.ts";
 
 const accepted = new Set(Object.values(acceptedExtensions).flat());
@@ -55,6 +59,9 @@ export async function storeIncomingFile(
   const spaceBound = target.maxBytes !== undefined && target.maxBytes < maxFileBytes;
   const maxBytes = Math.min(maxFileBytes, target.maxBytes ?? maxFileBytes);
   if (maxBytes <= 0) throw uploadError(6);
+  // A declared length no file within the plan's remaining space can have is refused unread.
+  if (spaceBound && (file.declaredRequestBytes ?? 0) > maxBytes + multipartAllowanceBytes)
+    throw uploadError(6);
   try {
     const stored = await driver.put(key, file.body, { maxBytes });
     if (file.truncated()) {

@@ -2,8 +2,13 @@ import { z } from "zod";
 import { defineJob } from "../../platform/jobs/define-job.ts";
 import type { AabConversionWorker } from "./aab-conversion.service.ts";
 import type { StorageSweeper } from "./storage-sweep.service.ts";
+import type { UploadSlots } from "./upload-slots.ts";
 
-export function createUploadJobs(workers: { sweeper: StorageSweeper; conversion: AabConversionWorker }) {
+export function createUploadJobs(workers: {
+  sweeper: StorageSweeper;
+  conversion: AabConversionWorker;
+  slots: UploadSlots;
+}) {
   return {
     convertAab: defineJob({
       name: "build.convert-aab",
@@ -20,6 +25,7 @@ export function createUploadJobs(workers: { sweeper: StorageSweeper; conversion:
       schema: z.object({}),
       handler: async () => {
         await workers.sweeper.expirePreloads();
+        await workers.slots.deleteExpired();
       },
     }),
     sweepStorage: defineJob({

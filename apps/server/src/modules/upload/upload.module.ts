@@ -18,6 +18,7 @@ import { StorageSweeper } from "./storage-sweep.service.ts";
 import { createUploadJobs } from "./upload.jobs.ts";
 import { registerUploadRoutes } from "./upload.routes.ts";
 import type { BuildDeps } from "./upload-deps.ts";
+import { UploadSlots } from "./upload-slots.ts";
 import { UploadTaskService } from "./upload-task.service.ts";
 
 /** Uploads: streaming builds to storage, preloads, CI uploads, file exchange, AAB conversion, the sweep. */
@@ -44,7 +45,12 @@ export function createUploadModule(
     builds: deps.builds,
     usage: deps.usage,
   });
-  const jobs = createUploadJobs({ sweeper, conversion });
+  const slots = new UploadSlots({
+    db,
+    perUser: platform.config.UPLOADS_PER_USER,
+    perAddress: platform.config.UPLOADS_PER_ADDRESS,
+  });
+  const jobs = createUploadJobs({ sweeper, conversion, slots });
   const buildDeps: BuildDeps = {
     db,
     membership: deps.membership,
@@ -63,9 +69,16 @@ export function createUploadModule(
     ...buildDeps,
     maxUploadBytes,
     pendingPerUser: platform.config.UPLOAD_PENDING_PER_USER,
+    slots,
   });
   const creates = new BuildCreateService({ ...buildDeps, commits });
-  const ciUploads = new CiUploadService({ ...buildDeps, commits, tokens: deps.tokens, maxUploadBytes });
+  const ciUploads = new CiUploadService({
+    ...buildDeps,
+    commits,
+    tokens: deps.tokens,
+    maxUploadBytes,
+    slots,
+  });
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
   return {

@@ -12,7 +12,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
-import { multipartUploadSource, refuseNonMultipart } from "../../http/multipart-upload.ts";
+import { multipartUploadSource, uploadRequestGuard } from "../../http/multipart-upload.ts";
 import type { CiUploadService } from "./ci-upload.service.ts";
 import type { ExchangeService } from "./exchange.service.ts";
 import type { PreloadService } from "./preload.service.ts";
@@ -52,12 +52,13 @@ export function registerUploadRoutes(
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { maxUploadBytes } = deps;
+  const guard = uploadRequestGuard(maxUploadBytes);
 
   routes.post(
     "/api/applicationadd/",
     {
       // Signed in first (401 before anything about the body), then multipart before it is read.
-      onRequest: [signedIn.preValidation, refuseNonMultipart],
+      onRequest: [signedIn.preValidation, guard],
       bodyLimit: maxUploadBytes,
       schema: {
         ...multipartOnly,
@@ -113,7 +114,7 @@ export function registerUploadRoutes(
   routes.put(
     "/api/app_upload/:app_key/:api_key/",
     {
-      onRequest: refuseNonMultipart,
+      onRequest: guard,
       bodyLimit: maxUploadBytes,
       schema: {
         ...multipartOnly,

@@ -8,6 +8,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 import { applications, versions } from "../application/application.tables.ts";
 import { organizations } from "../organization/organization.tables.ts";
@@ -70,4 +71,22 @@ export const uploadTasks = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("upload_tasks_org_idx").on(table.organizationId)],
+);
+
+/**
+ * Uploads running now, so that one person or one client address cannot hold more than a few at
+ * once across every process. A row lives while its upload streams; a crash leaves it to expire.
+ */
+export const uploadSlots = pgTable(
+  "upload_slots",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: bigint("user_id", { mode: "number" }),
+    address: text("address").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index("upload_slots_user_idx").on(table.userId, table.expiresAt),
+    index("upload_slots_address_idx").on(table.address, table.expiresAt),
+  ],
 );

@@ -9,7 +9,15 @@ export interface IncomingFile {
   body: Readable;
   /** True once the client sent more than the upload limit (the body was cut short). */
   truncated(): boolean;
+  /** The whole request's declared length (Content-Length), when the client sent one. */
+  declaredRequestBytes: number | null;
 }
+
+/**
+ * What a multipart request may carry besides its file (part headers, boundaries, text fields):
+ * a declared length beyond file limit + this cannot be a file within the limit.
+ */
+export const multipartAllowanceBytes = 1024 * 1024;
 
 /**
  * An upload request as services see it: text fields and one file, in the order the client
@@ -17,6 +25,8 @@ export interface IncomingFile {
  * far; `onFile` must consume the body. Fields after the file are read too.
  */
 export interface UploadSource {
+  /** The client's address (behind a proxy, as TRUST_PROXY allows). */
+  clientAddress: string;
   read<T>(
     onFile: (file: IncomingFile, fieldsSoFar: Readonly<Record<string, string>>) => Promise<T>,
   ): Promise<{ fields: Record<string, string>; file: T | undefined }>;
