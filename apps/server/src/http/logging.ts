@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { FastifyServerOptions } from "fastify";
+import { type FastifyServerOptions, LogController } from "fastify";
 import { stdSerializers } from "pino";
 
 /** Path segments that are secrets: the API key of a CI upload URL, e-mailed activation codes. */
@@ -69,7 +69,7 @@ const incomingIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
 export const requestIdOptions = {
   // Fastify would trust any incoming id as-is; genReqId validates it instead.
   requestIdHeader: false,
-  requestIdLogLabel: "request_id",
+  logController: new LogController({ requestIdLogLabel: "request_id" }),
   genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => {
     const incoming = request.headers["x-request-id"];
     return typeof incoming === "string" && incomingIdPattern.test(incoming) ? incoming : randomUUID();
