@@ -15,6 +15,7 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
+import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
 import type { ProjectMemberService } from "./project-member.service.ts";
 
 const tags = ["project members"];
@@ -42,7 +43,11 @@ export function registerProjectMemberRoutes(
     },
     async (request) => {
       const { userId } = requireActiveActor(request);
-      if (request.query.resend) return members.resendInvitation(userId, request.query);
+      if (request.query.resend) {
+        // It sends mail and voids the earlier link: a cross-site page must not trigger it.
+        requireXsrfForCookieAuth(request);
+        return members.resendInvitation(userId, request.query);
+      }
       const params = pageParams(request.query, 20);
       const page = await members.list(userId, request.query, params);
       return toPage(request, deps.publicUrl, params, page.count, page.results);

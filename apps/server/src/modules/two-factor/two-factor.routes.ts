@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActor } from "../../http/auth.ts";
 import { assertSignedIn } from "../../http/signed-in.ts";
+import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
 import type { TwoFactorService } from "./two-factor.service.ts";
 
 const tags = ["two-factor"];
@@ -41,9 +42,11 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: { twoFactor:
 
   r.get("/api/user/recovery-codes-2fa/", {
     schema: { tags, summary: "Replace the recovery codes", response: { 200: recoveryCodesResponse } },
-    handler: async (request) => ({
-      recovery_codes: await deps.twoFactor.regenerateRecoveryCodes(requireActor(request).userId),
-    }),
+    handler: async (request) => {
+      // It replaces the codes: a cross-site page must not be able to trigger it.
+      requireXsrfForCookieAuth(request);
+      return { recovery_codes: await deps.twoFactor.regenerateRecoveryCodes(requireActor(request).userId) };
+    },
   });
 
   r.post("/api/user/disable-2fa/", {
