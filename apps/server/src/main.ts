@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   });
   const modules = createModules(platform);
   registerJobs(platform, modules);
-  await platform.jobs.start();
+  // Several processes may start at once on a fresh database: the queue is set up by one at a time.
+  await platform.database.exclusively(() => platform.jobs.start());
 
   // ROLES decides what this process runs: routes on web, jobs and schedules on worker.
   const app = config.ROLES.includes("web") ? await buildApp(platform, modules, logger) : null;

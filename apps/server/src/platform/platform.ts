@@ -47,7 +47,7 @@ export async function openPlatform(
       poolSize: config.DATABASE_POOL_SIZE,
     }));
   try {
-    await applyMigrations(handle);
+    await handle.exclusively(() => applyMigrations(handle));
     const { storage, signer } = createStorage(config);
     const jobs = new JobQueue(handle.sql, logger);
     const mailer = createMailer(config, handle);

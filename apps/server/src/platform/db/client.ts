@@ -17,8 +17,17 @@ export interface DatabaseHandle {
   db: Database;
   sql: SqlExecutor;
   kind: "pglite" | "postgres";
+  /**
+   * Runs `work` while holding a cluster-wide lock (a PostgreSQL advisory lock on one connection
+   * of its own), so set-up that many processes start at once (migrations, the job queue's
+   * schema) happens one process at a time. The embedded database has one process anyway.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The advisory lock key of start-up work (an arbitrary, fixed 64-bit number). */
+export const startupLockKey = 7_432_001_870_211n;
 
 export class DatabaseUnavailableError extends Error {
   override readonly name = "DatabaseUnavailableError";
@@ -52,6 +61,19 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     db: drizzlePg(pool) as unknown as Database,
     sql: { executeSql: (text, values) => pool.query(text, values) },
     kind: "postgres",
+    async exclusively(work) {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [startupLockKey.toString()]);
+        try {
+          return await work();
+        } finally {
+          await client.query("select pg_advisory_unlock($1)", [startupLockKey.toString()]);
+        }
+      } finally {
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
 }
@@ -71,6 +93,7 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
       },
     },
     kind: "pglite",
+    exclusively: (work) => work(),
     close: () => client.close(),
   };
 }
