@@ -4,9 +4,13 @@
  *    sink writing the same bytes to the same disk, in the same run; server memory growth.
  * 2. The apps list and an app's builds list with 10,000 apps and 100,000 versions, 32 clients,
  *    on the embedded database and, when reachable, on PostgreSQL (BENCH_DATABASE_URL).
+ * 3. Bulk changes on PostgreSQL: deleting an app with 100,000 versions (time, and how long the
+ *    organization row stays locked), and statements of 8,000/32,000 versions with and without
+ *    the catalog triggers.
  * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 5), BENCH_SECONDS (default 10).
  */
 import { spawnSync } from "node:child_process";
+import { runBulkBench } from "./bulk-bench.ts";
 import { runListBench } from "./list-bench.ts";
 import { runUploadBench } from "./upload-bench.ts";
 
@@ -48,5 +52,29 @@ if (!only || only === "list") {
     }
   } finally {
     if (hasPostgres) psql(`drop database if exists ${database} with (force)`);
+  }
+}
+
+if (!only || only === "bulk") {
+  const pgUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const database = `tarmac_bulk_${process.pid}`;
+  const psql = (command: string) =>
+    spawnSync("psql", [pgUrl, "-qc", command], { encoding: "utf8" }).status === 0;
+  if (psql(`create database ${database}`)) {
+    try {
+      const bulk = await runBulkBench(pgUrl.replace(/\/[^/]*$/, `/${database}`));
+      console.log(
+        `PostgreSQL delete an app with 100,000 versions: ${fixed(bulk.deleteSeconds * 1000)} ms (status ${bulk.status}, target < 2 s), organization row waited at most ${fixed(bulk.lockedSeconds * 1000)} ms`,
+      );
+      for (const row of bulk.statements) {
+        console.log(
+          `PostgreSQL ${row.name} versions: ${fixed(row.triggers * 1000)} ms with catalog triggers, ${fixed(row.without * 1000)} ms without (${(row.triggers / row.without).toFixed(2)}x)`,
+        );
+      }
+    } finally {
+      psql(`drop database if exists ${database} with (force)`);
+    }
+  } else {
+    console.log("bulk: no PostgreSQL reachable (BENCH_DATABASE_URL); skipped");
   }
 }

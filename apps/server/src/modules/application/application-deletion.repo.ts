@@ -1,20 +1,29 @@
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { applications, projects, versions } from "./application.tables.ts";
 
-/** The stored files and sizes of the apps' versions, read before the rows go. */
-export async function listVersionFiles(db: Database, organizationId: number, appIds: number[]) {
-  if (appIds.length === 0) return [];
-  return db
+/**
+ * The stored files and total size of the apps' versions, read before the rows go. One row for
+ * any number of versions: an app with 100,000 builds is one aggregate, not 100,000 rows to parse.
+ */
+export async function summarizeVersionFiles(db: Database, organizationId: number, appIds: number[]) {
+  if (appIds.length === 0) return { keys: [], bytes: 0, builds: 0 };
+  const [row] = await db
     .select({
-      fileKey: versions.fileKey,
-      iconKey: versions.iconKey,
-      universalApkKey: versions.universalApkKey,
-      fileSize: versions.fileSize,
-      universalApkSize: versions.universalApkSize,
+      keys: sql<string[]>`coalesce(array_agg(k) filter (where k is not null), '{}')`,
+    })
+    .from(
+      sql`(select unnest(array[${versions.fileKey}, ${versions.iconKey}, ${versions.universalApkKey}]) as k
+           from ${versions} where ${and(eq(versions.organizationId, organizationId), inArray(versions.applicationId, appIds))}) keys`,
+    );
+  const [totals] = await db
+    .select({
+      bytes: sql<string>`coalesce(sum(${versions.fileSize} + ${versions.universalApkSize}), 0)`,
+      builds: count(),
     })
     .from(versions)
     .where(and(eq(versions.organizationId, organizationId), inArray(versions.applicationId, appIds)));
+  return { keys: row?.keys ?? [], bytes: Number(totals?.bytes ?? 0), builds: totals?.builds ?? 0 };
 }
 
 export async function listProjectAppIds(db: Database, organizationId: number, projectId: number) {

@@ -1,11 +1,11 @@
 /**
  * Deleting versions, apps and projects. Rows, the organization's usage counters and the job
- * that removes the stored files change in one transaction, under the organization's row lock,
- * so concurrent uploads and deletions never leave the counters off.
+ * that removes the stored files change in one transaction. The rows being deleted are locked
+ * first and the counters move by increments at the end, so concurrent uploads and deletions never
+ * leave them off, and the organization row is held only for the last moment.
  */
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import type { FileDeletion } from "./application.jobs.ts";
@@ -16,8 +16,9 @@ import {
   deleteApplications,
   deleteProject,
   listProjectAppIds,
-  listVersionFiles,
+  summarizeVersionFiles,
 } from "./application-deletion.repo.ts";
+import { lockCatalogRows } from "./release.repo.ts";
 import {
   deleteVersionRow,
   findNewestReadyVersionId,
@@ -29,7 +30,6 @@ export class ApplicationDeletionService {
   constructor(
     private readonly deps: {
       db: Database;
-      membership: MembershipService;
       usage: OrganizationUsageService;
       core: ApplicationService;
       appLogs: AppLogService;
@@ -37,15 +37,21 @@ export class ApplicationDeletionService {
     },
   ) {}
 
-  /** Deletes the app, or with `all` every app of its project and the project itself. */
+  /**
+   * Deletes the app, or with `all` every app of its project and the project itself. The project
+   * and app rows are locked first; the organization row only when its counters move, at the end:
+   * removing an app with 100,000 versions must not hold up the organization's uploads meanwhile.
+   */
   async deleteApp(userId: number, appId: number, all: boolean): Promise<void> {
     const { app } = await this.deps.core.getAccessibleApp(userId, appId, "app:delete");
     await this.deps.db.transaction(async (tx) => {
-      await this.deps.membership.lockOrganization(app.organizationId, tx);
+      await lockCatalogRows(tx, { projectIds: [app.projectId] }, "update");
+      const appIds = all ? await listProjectAppIds(tx, app.organizationId, app.projectId) : [app.id];
+      await lockCatalogRows(tx, { appIds }, "update");
       const current = await findApplicationInOrganization(tx, app.organizationId, app.id);
       if (!current) throw AppError.notFound();
-      const appIds = all ? await listProjectAppIds(tx, app.organizationId, app.projectId) : [app.id];
-      const files = await listVersionFiles(tx, app.organizationId, appIds);
+      const files = await summarizeVersionFiles(tx, app.organizationId, appIds);
+      await this.deps.deleteFiles(files.keys, tx);
       await deleteApplications(tx, app.organizationId, appIds);
       // A project lives as long as it has apps.
       const dropProject = all || (await countProjectApps(tx, app.projectId)) === 0;
@@ -53,14 +59,10 @@ export class ApplicationDeletionService {
       await this.deps.usage.addUsage(
         app.organizationId,
         {
-          bytes: -files.reduce((sum, file) => sum + file.fileSize + file.universalApkSize, 0),
-          builds: -files.length,
+          bytes: -files.bytes,
+          builds: -files.builds,
           projects: dropProject ? -1 : 0,
         },
-        tx,
-      );
-      await this.deps.deleteFiles(
-        files.flatMap((file) => [file.fileKey, file.iconKey, file.universalApkKey]),
         tx,
       );
     });
@@ -70,7 +72,8 @@ export class ApplicationDeletionService {
   async deleteVersion(userId: number, versionId: number): Promise<void> {
     const { app } = await this.deps.core.getAccessibleVersion(userId, versionId, "build:delete");
     await this.deps.db.transaction(async (tx) => {
-      await this.deps.membership.lockOrganization(app.organizationId, tx);
+      // The app row first, the organization's only when the counters move (see lockCatalogRows).
+      await lockCatalogRows(tx, { appIds: [app.id] }, "update");
       const version = await findVersion(tx, versionId);
       const current = await findApplicationInOrganization(tx, app.organizationId, app.id);
       if (!version || !current) throw AppError.notFound();

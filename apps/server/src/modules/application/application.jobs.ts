@@ -24,14 +24,16 @@ export type ApplicationJobs = ReturnType<typeof createApplicationJobs>;
  * Removes stored build files once the transaction `tx` commits (the job is enqueued inside
  * it): rows and files disappear together, and a rolled-back deletion keeps its files.
  */
+const keysPerJob = 5000;
+
 export type FileDeletion = (keys: (string | null | undefined)[], tx: Database) => Promise<void>;
 
 export function fileDeletion(jobs: JobQueue, appJobs: ApplicationJobs): FileDeletion {
   return async (keys, tx) => {
     const present = [...new Set(keys.filter((key): key is string => Boolean(key)))];
-    // One job per thousand keys keeps payloads small when a large project goes.
-    for (let start = 0; start < present.length; start += 1000) {
-      await jobs.send(appJobs.deleteFiles, { keys: present.slice(start, start + 1000) }, { tx });
+    // Batches keep payloads bounded (a few hundred KB) when a large project goes.
+    for (let start = 0; start < present.length; start += keysPerJob) {
+      await jobs.send(appJobs.deleteFiles, { keys: present.slice(start, start + keysPerJob) }, { tx });
     }
   };
 }

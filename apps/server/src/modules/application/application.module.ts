@@ -62,7 +62,6 @@ export function createApplicationModule(
   const updates = new ApplicationUpdateService({ db, core: applications, appLogs, secrets });
   const deletions = new ApplicationDeletionService({
     db,
-    membership,
     usage: deps.usage,
     core: applications,
     appLogs,

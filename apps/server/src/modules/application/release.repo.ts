@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationRow, VersionRow } from "./application.repo.ts";
-import { applications, projectMembers, versions } from "./application.tables.ts";
+import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 
 export async function listProjectAppRows(db: Database, organizationId: number, projectId: number) {
   return db
@@ -11,11 +11,30 @@ export async function listProjectAppRows(db: Database, organizationId: number, p
     .orderBy(asc(applications.appType), asc(applications.id));
 }
 
-/** Serializes work on one app between concurrent requests (e.g. creating its first install link). */
-export async function lockApplicationRow(db: Database, applicationId: number): Promise<void> {
-  await db.execute(
-    sql`select id from ${applications} where ${applications.id} = ${applicationId} for update`,
-  );
+export type RowLock = "update" | "key share";
+
+/**
+ * Row locks in the one order every writer takes them, so writers never wait on each other in a
+ * circle: projects, then apps (each by id), and only then the organization row. "key share"
+ * keeps a row from being deleted; "update" is for changing or deleting it.
+ */
+export async function lockCatalogRows(
+  db: Database,
+  rows: { projectIds?: number[]; appIds?: number[] },
+  mode: RowLock,
+): Promise<void> {
+  const lock = mode === "update" ? sql`for update` : sql`for key share`;
+  for (const [table, ids] of [
+    [projects, rows.projectIds ?? []],
+    [applications, rows.appIds ?? []],
+  ] as const) {
+    if (ids.length === 0) continue;
+    const list = sql.join(
+      [...new Set(ids)].map((id) => sql`${id}`),
+      sql`, `,
+    );
+    await db.execute(sql`select id from ${table} where id in (${list}) order by id ${lock}`);
+  }
 }
 
 /** The newest released build of each app of the project in one environment, by platform. */

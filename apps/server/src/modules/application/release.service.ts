@@ -13,7 +13,8 @@ import {
   listProjectAppRows,
   listProvisionedBuilds,
   listRecentVersions,
-  lockApplicationRow,
+  lockCatalogRows,
+  type RowLock,
 } from "./release.repo.ts";
 
 export class ReleaseService {
@@ -24,8 +25,21 @@ export class ReleaseService {
     return listProjectAppRows(db, organizationId, projectId);
   }
 
+  /** Serializes work on one app (e.g. creating its first install link). */
   lockApp(applicationId: number, tx: Database): Promise<void> {
-    return lockApplicationRow(tx, applicationId);
+    return lockCatalogRows(tx, { appIds: [applicationId] }, "update");
+  }
+
+  /**
+   * Takes row locks before the organization's (see lockCatalogRows): writers that also lock
+   * the organization call this first.
+   */
+  lockCatalog(
+    rows: { projectIds?: number[]; appIds?: number[] },
+    mode: RowLock,
+    tx: Database,
+  ): Promise<void> {
+    return lockCatalogRows(tx, rows, mode);
   }
 
   newestReleasedPerApp(organizationId: number, projectId: number, environment: string, db = this.deps.db) {

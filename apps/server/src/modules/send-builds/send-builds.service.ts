@@ -68,7 +68,7 @@ export class SendBuildsService {
     const batchId = randomUUID();
     await db.transaction(async (tx) => {
       // One send per organization at a time: the mail budget and the install links are shared.
-      await this.deps.membership.lockOrganization(app.organizationId, tx);
+      await this.lockForSending(app, plan, tx);
       const mail = await this.compose(tx, userId, app, plan, input);
       const rows = await insertTesterMails(
         tx,
@@ -99,9 +99,15 @@ export class SendBuildsService {
     const app = await this.deps.testers.getManagedApp(userId, appId);
     const plan = await this.resolveBuilds(userId, app, input);
     return this.deps.db.transaction(async (tx) => {
-      await this.deps.membership.lockOrganization(app.organizationId, tx);
+      await this.lockForSending(app, plan, tx);
       return this.compose(tx, userId, app, plan, input);
     });
+  }
+
+  /** The offered apps (their install links may be made now), then the organization: the common order. */
+  private async lockForSending(app: ApplicationRow, plan: Plan, tx: Database): Promise<void> {
+    await this.deps.releases.lockCatalog({ appIds: plan.builds.map((build) => build.app.id) }, "update", tx);
+    await this.deps.membership.lockOrganization(app.organizationId, tx);
   }
 
   /**

@@ -80,6 +80,12 @@ export class BuildCommitService {
   ): Promise<CommitResult> {
     try {
       return await this.deps.db.transaction(async (tx) => {
+        // Rows first, then the organization (the order every writer takes; see lockCatalogRows).
+        const rows =
+          target.kind === "version"
+            ? { appIds: [target.appId] }
+            : { projectIds: target.draft.projectId ? [target.draft.projectId] : [] };
+        await this.deps.releases.lockCatalog(rows, "key share", tx);
         await this.deps.membership.lockOrganization(organizationId, tx);
         const { staged, release } = await stage(tx);
         // A confirmed preload gives back what it held; it was admitted with its place kept.

@@ -5,6 +5,7 @@ import type { StorageResolver } from "../../platform/storage/storage-resolver.ts
 import type { AppLogService } from "../application/app-log.service.ts";
 import type { ApplicationService } from "../application/application.service.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
+import type { ReleaseService } from "../application/release.service.ts";
 import type { VersionPresenter } from "../application/version.presenter.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
@@ -17,6 +18,7 @@ export interface BuildDeps {
   applications: ApplicationService;
   /** Where projects, apps and versions made from uploads are recorded. */
   builds: BuildRecordService;
+  releases: Pick<ReleaseService, "lockCatalog">;
   appLogs: AppLogService;
   versions: VersionPresenter;
   /** Seals Slack webhook URLs the way the application module opens them. */

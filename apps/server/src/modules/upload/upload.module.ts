@@ -57,6 +57,7 @@ export function createUploadModule(
     usage: deps.usage,
     applications: deps.applications,
     builds: deps.builds,
+    releases: deps.releases,
     appLogs: deps.appLogs,
     versions: deps.versions,
     secrets: deps.secrets,
