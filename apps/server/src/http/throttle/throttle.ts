@@ -1,6 +1,6 @@
 import type { Database } from "../../platform/db/client.ts";
 import { AppError } from "../errors.ts";
-import { countThrottleEvent } from "./throttle.repo.ts";
+import { clearThrottle, countThrottleEvent, findThrottleRows } from "./throttle.repo.ts";
 
 /** A 429 that tells the client when to come back; routes copy the delay into Retry-After. */
 export class ThrottleError extends AppError {
@@ -33,4 +33,61 @@ export async function enforceRateLimit(
     );
     throw new ThrottleError(retryAfter, `Too many requests. Try again in ${minutesText(retryAfter)}.`);
   }
+}
+
+export interface LockoutRule {
+  /** Failures within the window that lock the key. */
+  failures: number;
+  windowMs: number;
+  lockMs: number;
+}
+
+/** 429 while any of the keys is locked; the delay is the longest lock. */
+export async function assertNotLocked(db: Database, keys: string[], now = new Date()): Promise<void> {
+  const rows = await findThrottleRows(db, keys);
+  const until = Math.max(0, ...rows.map((row) => row.lockedUntil?.getTime() ?? 0));
+  if (until > now.getTime()) {
+    const seconds = Math.ceil((until - now.getTime()) / 1000);
+    throw new ThrottleError(seconds, `Too many failed attempts. Try again in ${minutesText(seconds)}.`);
+  }
+}
+
+/** Counts one failure for each key; a key that reaches its rule's failures is locked. */
+export async function recordFailures(
+  db: Database,
+  rules: [key: string, rule: LockoutRule][],
+  now = new Date(),
+) {
+  for (const [key, rule] of rules) {
+    await countThrottleEvent(db, key, {
+      limit: rule.failures,
+      windowMs: rule.windowMs,
+      lockMs: rule.lockMs,
+      now,
+    });
+  }
+}
+
+/** A person's checks of their own password or second factor inside a session: like login. */
+export const ownCredentialRule: LockoutRule = {
+  failures: 5,
+  windowMs: 15 * 60 * 1000,
+  lockMs: 15 * 60 * 1000,
+};
+
+/**
+ * Runs a check of a password or code the signed-in person typed (changing the password,
+ * turning off 2FA, closing the account or an organization). Each wrong answer counts; enough of
+ * them lock the person's checks for a while (429), so a stolen session cannot guess its way to
+ * the password; a right answer clears the count.
+ */
+export async function checkOwnCredential(db: Database, userId: number, check: () => Promise<boolean>) {
+  const key = `credential-check:user:${userId}`;
+  await assertNotLocked(db, [key]);
+  if (!(await check())) {
+    await recordFailures(db, [[key, ownCredentialRule]]);
+    return false;
+  }
+  await clearThrottle(db, key);
+  return true;
 }

@@ -4,8 +4,8 @@
  */
 
 import { AppError } from "../../http/errors.ts";
-import { clearThrottle, countThrottleEvent, findThrottleRows } from "../../http/throttle/throttle.repo.ts";
-import { minutesText, ThrottleError } from "../../http/throttle/throttle.ts";
+import { clearThrottle } from "../../http/throttle/throttle.repo.ts";
+import { assertNotLocked, recordFailures } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { TwoFactorService } from "../two-factor/two-factor.service.ts";
@@ -46,26 +46,23 @@ export class LoginService {
     },
   ) {}
 
-  private async assertNotLocked(keys: string[], now: Date): Promise<void> {
-    const rows = await findThrottleRows(this.deps.db, keys);
-    const until = Math.max(0, ...rows.map((row) => row.lockedUntil?.getTime() ?? 0));
-    if (until > now.getTime()) {
-      const seconds = Math.ceil((until - now.getTime()) / 1000);
-      throw new ThrottleError(seconds, `Too many failed attempts. Try again in ${minutesText(seconds)}.`);
-    }
-  }
-
   private async recordFailure(accountKey: string, addressKey: string, now: Date): Promise<void> {
-    const common = { windowMs: loginLimits.windowMs, lockMs: loginLimits.lockMs, now };
-    await countThrottleEvent(this.deps.db, accountKey, { ...common, limit: loginLimits.accountFailures });
-    await countThrottleEvent(this.deps.db, addressKey, { ...common, limit: loginLimits.addressFailures });
+    const common = { windowMs: loginLimits.windowMs, lockMs: loginLimits.lockMs };
+    await recordFailures(
+      this.deps.db,
+      [
+        [accountKey, { ...common, failures: loginLimits.accountFailures }],
+        [addressKey, { ...common, failures: loginLimits.addressFailures }],
+      ],
+      now,
+    );
   }
 
   async login(input: LoginInput, now = new Date()): Promise<LoginResult> {
     const email = normalizeEmail(input.email);
     const accountKey = `login:account:${email}`;
     const addressKey = `login:address:${input.clientAddress}`;
-    await this.assertNotLocked([accountKey, addressKey], now);
+    await assertNotLocked(this.deps.db, [accountKey, addressKey], now);
 
     const user = await this.deps.users.findByEmail(email);
     const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);

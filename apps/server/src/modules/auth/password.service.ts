@@ -4,6 +4,7 @@
  */
 
 import { AppError } from "../../http/errors.ts";
+import { checkOwnCredential } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
 import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
@@ -57,7 +58,10 @@ export class PasswordService {
   async change(userId: number, currentTokenId: number, oldPassword: string, newPassword: string) {
     const user = await this.deps.users.findById(userId);
     if (!user) throw AppError.unauthorized();
-    if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+    const oldPasswordOk = await checkOwnCredential(this.deps.db, userId, () =>
+      verifyPassword(user.passwordHash, oldPassword),
+    );
+    if (!oldPasswordOk) {
       throw AppError.validation({ old_password: ["Your old password was entered incorrectly."] });
     }
     const problems = checkPassword(newPassword, user.email);

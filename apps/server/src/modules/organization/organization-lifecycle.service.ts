@@ -4,6 +4,7 @@
  * happens to the organizations of a person who closes their account.
  */
 import { AppError } from "../../http/errors.ts";
+import { checkOwnCredential } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { UserService } from "../users/user.service.ts";
@@ -33,7 +34,10 @@ export class OrganizationLifecycleService {
     const { db, membership, users } = this.deps;
     const member = await membership.getMembership(actorUserId, input.organization);
     assertAllowed(member, "organization:delete");
-    if (!(await users.verifyPassword(actorUserId, input.password))) {
+    const ok = await checkOwnCredential(db, actorUserId, () =>
+      users.verifyPassword(actorUserId, input.password),
+    );
+    if (!ok) {
       throw AppError.validation({ password: ["Wrong password."] });
     }
     await db.transaction(async (tx) => {

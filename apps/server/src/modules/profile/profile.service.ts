@@ -5,6 +5,7 @@
 
 import type { Profile, ProfileOrgData } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { checkOwnCredential } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import type { OrganizationLifecycleService } from "../organization/organization-lifecycle.service.ts";
@@ -110,7 +111,10 @@ export class ProfileService {
    */
   async deleteAccount(userId: number, password: string): Promise<void> {
     await this.getUser(userId);
-    if (!(await this.deps.users.verifyPassword(userId, password))) {
+    const ok = await checkOwnCredential(this.deps.db, userId, () =>
+      this.deps.users.verifyPassword(userId, password),
+    );
+    if (!ok) {
       throw AppError.validation({ password: ["Wrong password."] });
     }
     await this.deps.db.transaction(async (tx) => {

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import { AppError } from "../../http/errors.ts";
+import { checkOwnCredential } from "../../http/throttle/throttle.ts";
 import { SecretBox } from "../../platform/crypto/secret-box.ts";
 import { hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
@@ -134,12 +135,15 @@ export class TwoFactorService {
     const state = await this.getState(userId);
     if (!state.enabled) throw AppError.badRequest("Two-factor authentication is not enabled.");
     if (proof.token) {
-      const ok = await this.verifySecondFactor(userId, proof.token);
+      const token = proof.token;
+      const ok = await checkOwnCredential(this.db, userId, () => this.verifySecondFactor(userId, token));
       if (!ok) throw AppError.validation({ token: [invalidCodeMessage] });
     } else if (proof.password) {
-      if (!(await this.deps.users.verifyPassword(userId, proof.password))) {
-        throw AppError.validation({ password: ["Wrong password."] });
-      }
+      const password = proof.password;
+      const ok = await checkOwnCredential(this.db, userId, () =>
+        this.deps.users.verifyPassword(userId, password),
+      );
+      if (!ok) throw AppError.validation({ password: ["Wrong password."] });
     } else {
       throw AppError.validation({ non_field_errors: ["Enter a code from your app or your password."] });
     }
