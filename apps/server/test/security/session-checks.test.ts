@@ -73,7 +73,7 @@ describe("password and code checks inside a session", () => {
   it("deleting an organization", async () => {
     const { user, headers } = await signedIn();
     const { organization } = await createOrganization(t, {
-      owner: { user, token: headers.authorization.slice(6), tokenId: 0 },
+      owner: { user, token: (headers.authorization ?? "").slice(6), tokenId: 0 },
     });
     await expectLockout(
       (password) =>

@@ -13,12 +13,27 @@ export interface AccountDeps {
   publicUrl: string;
 }
 
-/** Queues an e-mail in the caller's transaction, so it goes out exactly when the change commits. */
+/**
+ * Queues an account e-mail in the caller's transaction, so it goes out exactly when the change
+ * commits, ahead of other mail: people wait on these to sign in.
+ */
 export async function queueMail(deps: AccountDeps, tx: Database, to: string, mail: MailContent) {
-  await deps.mail.queue({ to, ...mail }, { tx });
+  await deps.mail.queue({ to, ...mail }, { tx, urgent: true });
 }
 
 export const dayMs = 24 * 3600 * 1000;
+const hourMs = 3600 * 1000;
+
+/**
+ * How much account mail one person may receive and one requester may cause: enough for real
+ * use, far from a mailbox flood. Both hold across processes (the throttle table).
+ */
+export const accountMailLimits = {
+  perRecipientPerHour: 3,
+  resetsPerAddressPerHour: 10,
+  resendsPerRequesterPerHour: 30,
+  windowMs: hourMs,
+} as const;
 export const codeLifetimeMs = {
   activation: 7 * dayMs,
   invitation: 14 * dayMs,

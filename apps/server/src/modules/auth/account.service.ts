@@ -10,7 +10,7 @@ import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import { displayName, normalizeEmail, type UserRow } from "../users/user.service.ts";
-import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
+import { type AccountDeps, accountMailLimits, codeLifetimeMs, queueMail } from "./account-deps.ts";
 import { activationMail, addedToOrganizationMail, invitationMail } from "./account-mail.ts";
 import { checkPassword } from "./password-rules.ts";
 import {
@@ -140,6 +140,12 @@ export class AccountService {
     userId: number,
     options: { invitedByUserId?: number; organizationTitle?: string } = {},
   ): Promise<void> {
+    const { perRecipientPerHour, resendsPerRequesterPerHour, windowMs } = accountMailLimits;
+    await enforceRateLimit(this.deps.db, `resend:to:${userId}`, perRecipientPerHour, windowMs);
+    if (options.invitedByUserId !== undefined) {
+      const requester = `resend:by:${options.invitedByUserId}`;
+      await enforceRateLimit(this.deps.db, requester, resendsPerRequesterPerHour, windowMs);
+    }
     await this.deps.db.transaction(async (tx) => {
       const user = await this.deps.users.findById(userId, tx);
       if (!user) throw AppError.notFound();

@@ -5,7 +5,15 @@ import { listUserCodeMetadata } from "./user-code.repo.ts";
 
 /** Throttle keys that name this account (the limits of login, reinvite and invite). */
 export function throttleKeysOf(person: { id: number; email: string }): string[] {
-  return [`login:account:${person.email}`, `reinvite:${person.email}`, `invite:user:${person.id}`];
+  return [
+    `login:account:${person.email}`,
+    `reinvite:${person.email}`,
+    `invite:user:${person.id}`,
+    `reset:to:${person.email}`,
+    `resend:to:${person.id}`,
+    `resend:by:${person.id}`,
+    `credential-check:user:${person.id}`,
+  ];
 }
 
 /** E-mailed codes (activation, reset, invitation) without their hashes, and the account's throttles. */

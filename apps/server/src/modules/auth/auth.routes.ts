@@ -143,7 +143,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
         return { detail: "Your password has been set. Sign in with the new password." };
       }
       if (!email) throw AppError.validation({ email: ["This field is required."] });
-      await deps.passwords.requestReset(email);
+      await deps.passwords.requestReset(email, request.ip);
       return { detail: resetRequestedMessage };
     },
   });

@@ -4,10 +4,11 @@
  */
 
 import { AppError } from "../../http/errors.ts";
-import { checkOwnCredential } from "../../http/throttle/throttle.ts";
+import { checkOwnCredential, enforceRateLimit } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
-import { type AccountDeps, codeLifetimeMs, queueMail } from "./account-deps.ts";
+import { normalizeEmail } from "../users/user.service.ts";
+import { type AccountDeps, accountMailLimits, codeLifetimeMs, queueMail } from "./account-deps.ts";
 import { passwordResetMail } from "./account-mail.ts";
 import { checkPassword } from "./password-rules.ts";
 import { consumeUserCode, findLiveUserCode, insertUserCode, voidUserCodes } from "./user-code.repo.ts";
@@ -18,8 +19,14 @@ export const invalidResetCodeMessage = "This code is invalid or has expired.";
 export class PasswordService {
   constructor(private readonly deps: AccountDeps) {}
 
-  /** Same answer whether or not the address is known, so it cannot be used to find accounts. */
-  async requestReset(email: string): Promise<void> {
+  /**
+   * Same answer whether or not the address is known, so it cannot be used to find accounts; the
+   * limits count the address asked for and the asking client, never whether an account exists.
+   */
+  async requestReset(email: string, clientAddress: string): Promise<void> {
+    const { perRecipientPerHour, resetsPerAddressPerHour, windowMs } = accountMailLimits;
+    await enforceRateLimit(this.deps.db, `reset:to:${normalizeEmail(email)}`, perRecipientPerHour, windowMs);
+    await enforceRateLimit(this.deps.db, `reset:from:${clientAddress}`, resetsPerAddressPerHour, windowMs);
     const now = new Date();
     await this.deps.db.transaction(async (tx) => {
       const user = await this.deps.users.findByEmail(email, tx);

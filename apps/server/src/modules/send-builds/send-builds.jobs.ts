@@ -25,6 +25,7 @@ export function createSendBuildsJobs(deps: { db: Database; mailer: Mailer }) {
       schema: testerMailPayload,
       retry: { limit: retryLimit, delaySeconds: 30, backoff: true },
       timeoutSeconds: 120,
+      batchSize: 10,
       handler: async (payload, context) => {
         const row = await findTesterMail(deps.db, payload.mailId);
         if (!row || row.state === "sent") return;

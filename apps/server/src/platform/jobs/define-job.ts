@@ -12,6 +12,11 @@ export interface JobDefinition<Schema extends z.ZodType = z.ZodType> {
   retry: { limit: number; delaySeconds: number; backoff: boolean };
   /** Longest a single run may take before pg-boss treats it as failed. */
   timeoutSeconds: number;
+  /**
+   * Jobs a worker takes per fetch, run side by side. pg-boss waits its polling interval after
+   * every fetch, so one at a time caps a queue at one job per interval.
+   */
+  batchSize: number;
   handler: (payload: z.infer<Schema>, context: JobContext) => Promise<void>;
 }
 
@@ -24,6 +29,7 @@ export function defineJob<Schema extends z.ZodType>(definition: {
   schema: Schema;
   retry?: Partial<JobDefinition["retry"]>;
   timeoutSeconds?: number;
+  batchSize?: number;
   handler: JobDefinition<Schema>["handler"];
 }): JobDefinition<Schema> {
   if (!/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/.test(definition.name)) {
@@ -34,6 +40,7 @@ export function defineJob<Schema extends z.ZodType>(definition: {
     schema: definition.schema,
     retry: { limit: 3, delaySeconds: 10, backoff: true, ...definition.retry },
     timeoutSeconds: definition.timeoutSeconds ?? 15 * 60,
+    batchSize: definition.batchSize ?? 1,
     handler: definition.handler,
   };
 }

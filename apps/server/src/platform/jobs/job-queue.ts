@@ -20,6 +20,10 @@ function toParam(value: unknown): unknown {
   return plainObject ? JSON.stringify(value) : value;
 }
 
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Turns "$1"-style SQL text and values into a drizzle query, so pg-boss can write inside our transaction. */
 function toDrizzleSql(text: string, values: unknown[] = []): SQL {
   const parts = text.split(/\$(\d+)/);
@@ -90,11 +94,25 @@ export class JobQueue {
     for (const definition of this.definitions.values()) {
       await this.boss.work<unknown>(
         definition.name,
-        { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true },
-        async ([job]) => {
-          if (!job) return;
-          const payload = definition.schema.parse(job.data);
-          await definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
+        {
+          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+          batchSize: definition.batchSize,
+          includeMetadata: true,
+        },
+        async (jobs) => {
+          // Each job of a batch succeeds or fails on its own: a failed one is failed here (and
+          // retried by pg-boss); the completion pg-boss then applies touches only active jobs.
+          await Promise.all(
+            jobs.map(async (job) => {
+              try {
+                const payload = definition.schema.parse(job.data);
+                await definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
+              } catch (error) {
+                this.logger.error({ err: error, job: definition.name }, "job failed");
+                await this.boss.fail(definition.name, job.id, { message: errorMessage(error) });
+              }
+            }),
+          );
         },
       );
     }
@@ -103,7 +121,7 @@ export class JobQueue {
   async send<Schema extends z.ZodType>(
     definition: JobDefinition<Schema>,
     payload: z.input<Schema>,
-    options: { tx?: Database; startAfterSeconds?: number; singletonKey?: string } = {},
+    options: { tx?: Database; startAfterSeconds?: number; singletonKey?: string; priority?: number } = {},
   ): Promise<string | null> {
     if (!this.definitions.has(definition.name)) throw new Error(`job ${definition.name} is not registered`);
     const data = definition.schema.parse(payload) as object;
@@ -115,6 +133,8 @@ export class JobQueue {
         ? { startAfter: new Date(Date.now() + options.startAfterSeconds * 1000) }
         : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+      // Workers take higher priorities first.
+      ...(options.priority ? { priority: options.priority } : {}),
     });
   }
 

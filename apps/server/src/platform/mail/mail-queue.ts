@@ -5,10 +5,18 @@ import { createMailJobs, type MailJobs } from "./mail.jobs.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 import { listOutboxTo } from "./outbox.repo.ts";
 
+export interface QueueOptions {
+  tx?: Database;
+  /** Account mail (activation, invitations, password resets) goes ahead of everything else. */
+  urgent?: boolean;
+}
+
 /** How modules send mail: always through a job, queued in the caller's transaction when given. */
 export interface Mail {
-  queue(message: MailMessage, options?: { tx?: Database }): Promise<string | null>;
+  queue(message: MailMessage, options?: QueueOptions): Promise<string | null>;
 }
+
+const urgentPriority = 10;
 
 export class MailQueue implements Mail {
   readonly jobs: MailJobs;
@@ -22,8 +30,11 @@ export class MailQueue implements Mail {
     return this.deps.mailer.mode;
   }
 
-  queue(message: MailMessage, options: { tx?: Database } = {}): Promise<string | null> {
-    return this.deps.queue.send(this.jobs.send, message, options.tx ? { tx: options.tx } : {});
+  queue(message: MailMessage, options: QueueOptions = {}): Promise<string | null> {
+    return this.deps.queue.send(this.jobs.send, message, {
+      ...(options.tx ? { tx: options.tx } : {}),
+      ...(options.urgent ? { priority: urgentPriority } : {}),
+    });
   }
 
   /** Mail kept in the dev outbox for this person (a personal data export section). */

@@ -19,6 +19,7 @@ export function createMailJobs(mailer: Mailer) {
       schema: mailMessage,
       retry: { limit: 5, delaySeconds: 30, backoff: true },
       timeoutSeconds: 120,
+      batchSize: 10,
       handler: async (message) => {
         await mailer.send(message);
       },
