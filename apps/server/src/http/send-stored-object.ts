@@ -1,3 +1,4 @@
+import { PassThrough, type Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { StorageDriver } from "../platform/storage/storage-driver.ts";
 import { attachmentDisposition, parseRange } from "./byte-range.ts";
@@ -10,6 +11,8 @@ export interface StoredObjectReply {
   fileName: string;
   /** Called once a response that carried the object's last byte was handed over completely. */
   onDelivered?: () => void;
+  /** Called when a response ends without having sent a byte of the object (refused, failed, cut). */
+  onAbandoned?: () => void;
 }
 
 /**
@@ -23,12 +26,19 @@ export async function sendStoredObject(
   storage: StorageDriver,
   object: StoredObjectReply,
 ) {
-  const info = await storage.stat(object.key);
-  if (!info) throw AppError.notFound();
+  const info = await storage.stat(object.key).catch((error: unknown) => {
+    object.onAbandoned?.();
+    throw error;
+  });
+  if (!info) {
+    object.onAbandoned?.();
+    throw AppError.notFound();
+  }
   const range = parseRange(request.headers.range, info.size);
   reply.header("accept-ranges", "bytes");
   reply.header("cache-control", "private, max-age=0, no-store");
   if (range.kind === "unsatisfiable") {
+    object.onAbandoned?.();
     reply.header("content-range", `bytes */${info.size}`);
     return reply.status(416).send({ detail: "Requested range not satisfiable." });
   }
@@ -47,5 +57,32 @@ export async function sendStoredObject(
     reply.raw.once("finish", onDelivered);
   }
   if (info.size === 0) return reply.send();
-  return reply.send(await storage.read(object.key, { start, end }));
+  const body = await storage.read(object.key, { start, end });
+  return reply.send(object.onAbandoned ? watchForNothingSent(reply, body, object.onAbandoned) : body);
+}
+
+/**
+ * Calls `abandoned` when the response ends without having sent a byte of the object: the client
+ * went away first or storage failed. Counts what this process piped out, since a socket's own
+ * counters include headers and are not there in every transport.
+ */
+function watchForNothingSent(reply: FastifyReply, body: Readable, abandoned: () => void): Readable {
+  let sent = 0;
+  let finished = false;
+  const counted = body.pipe(
+    new PassThrough({
+      transform(chunk: Buffer, _encoding, callback) {
+        sent += chunk.length;
+        callback(null, chunk);
+      },
+    }),
+  );
+  body.once("error", (error) => counted.destroy(error));
+  reply.raw.once("finish", () => {
+    finished = true;
+  });
+  reply.raw.once("close", () => {
+    if (!finished && sent === 0) abandoned();
+  });
+  return counted;
 }

@@ -9,6 +9,7 @@ import { DistributionService } from "./distribution.service.ts";
 import { registerGetappRoutes } from "./getapp.routes.ts";
 import { GetappService } from "./getapp.service.ts";
 import { InstallLinkSigner } from "./install-links.ts";
+import { InstallReservations } from "./install-reservations.service.ts";
 import { PermanentLinkService } from "./permanent-link.service.ts";
 import { registerUdidRoutes } from "./udid.routes.ts";
 import { UdidService } from "./udid.service.ts";
@@ -36,18 +37,20 @@ export function createDistributionModule(
     signingCertPath: config.UDID_SIGNING_CERT ?? null,
     signingKeyPath: config.UDID_SIGNING_KEY ?? null,
   });
+  const reservations = new InstallReservations({ db, releases });
   const getapp = new GetappService({
     db,
     core,
     releases,
     organizations,
     testers: deps.testers,
+    reservations,
     versions: deps.versions,
     links,
     publicUrl: config.PUBLIC_URL,
   });
   const permanentLinks = new PermanentLinkService({ storage, distributions, releases, organizations });
-  const jobs = createDistributionJobs({ udid });
+  const jobs = createDistributionJobs({ udid, reservations });
   return {
     services: { distributions, udid },
     routes: (app) => {
@@ -56,8 +59,11 @@ export function createDistributionModule(
       registerUdidRoutes(app, { udid });
     },
     jobs: Object.values(jobs),
-    // Expired UDID enrollments are removed hourly.
-    schedules: [{ job: jobs.expireEnrollments, cron: "17 * * * *" }],
+    // Expired UDID enrollments and install reservations are removed hourly.
+    schedules: [
+      { job: jobs.expireEnrollments, cron: "17 * * * *" },
+      { job: jobs.expireReservations, cron: "23 * * * *" },
+    ],
   } satisfies AppModule;
 }
 

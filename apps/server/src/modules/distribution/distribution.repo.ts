@@ -95,21 +95,11 @@ export async function countEventsOfVersion(db: Database, organizationId: number,
     .orderBy(installEvents.platform, installEvents.kind);
 }
 
-/**
- * Records one install or download through a link, with the version's counter and, for what
- * counts as an install, the link's counter that its install limit is checked against.
- */
+/** Records one install or download of a version through a link (for the counts shown). */
 export async function insertInstallEvent(
   db: Database,
   event: { organizationId: number; versionId: number; distributionId: number; platform: string },
   kind: "install" | "download",
-  countsTowardLimit: boolean,
 ): Promise<void> {
   await db.insert(installEvents).values({ ...event, kind });
-  if (countsTowardLimit) {
-    await db
-      .update(distributions)
-      .set({ installsCount: sql`${distributions.installsCount} + 1` })
-      .where(eq(distributions.id, event.distributionId));
-  }
 }

@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { applications, versions } from "../application/application.tables.ts";
 import { organizations } from "../organization/organization.tables.ts";
 import { users } from "../users/users.tables.ts";
@@ -35,6 +35,40 @@ export const distributions = pgTable(
   (table) => [
     uniqueIndex("distributions_key_key").on(table.key),
     index("distributions_app_idx").on(table.applicationId),
+    // Deleting versions checks this foreign key once per version: an index keeps that a lookup.
+    index("distributions_version_idx").on(table.versionId),
+  ],
+);
+
+/**
+ * A client's download (or iOS install) of one build through one link. It holds the link's
+ * install slot from the moment the download starts, so parallel requests cannot overrun the
+ * limit, and it is shared by every request of that client for that build (range requests), so
+ * one client counts once. A download that delivered nothing gives its slot back.
+ */
+export const installReservations = pgTable(
+  "install_reservations",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    distributionId: bigint("distribution_id", { mode: "number" })
+      .notNull()
+      .references(() => distributions.id, { onDelete: "cascade" }),
+    versionId: bigint("version_id", { mode: "number" })
+      .notNull()
+      .references(() => versions.id, { onDelete: "cascade" }),
+    /** SHA-256 of the client's address and User-Agent. */
+    clientKey: text("client_key").notNull(),
+    /** Whether it took one of the link's install slots (an IPA after its manifest does not). */
+    holdsSlot: boolean("holds_slot").notNull().default(false),
+    /** When the iOS install (manifest read) and the download (last byte delivered) were counted. */
+    installCountedAt: timestamp("install_counted_at", { withTimezone: true }),
+    downloadCountedAt: timestamp("download_counted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("install_reservations_client_key").on(table.versionId, table.distributionId, table.clientKey),
+    index("install_reservations_link_idx").on(table.distributionId),
+    index("install_reservations_created_idx").on(table.createdAt),
   ],
 );
 

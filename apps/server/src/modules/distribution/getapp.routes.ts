@@ -83,7 +83,8 @@ export function registerGetappRoutes(
       },
     },
     async (request, reply) => {
-      const xml = await getapp.manifest(request.params.key, request.query, request.headers["user-agent"]);
+      const client = { address: request.ip, userAgent: request.headers["user-agent"] };
+      const xml = await getapp.manifest(request.params.key, request.query, client);
       return reply.type("text/xml; charset=utf-8").header("cache-control", "private, no-store").send(xml);
     },
   );
@@ -101,17 +102,21 @@ export function registerGetappRoutes(
     },
     handler: async (request, reply) => {
       const { key, versionId, kind } = request.params;
-      const file = await getapp.file(key, { versionId, kind, ...request.query });
-      const userAgent = request.headers["user-agent"];
+      if (request.method === "HEAD") {
+        // A HEAD delivers nothing: it must neither take nor count an install.
+        const head = await getapp.describeFile(key, { versionId, kind, ...request.query });
+        return sendStoredObject(request, reply, deps.storage, head);
+      }
+      const client = { address: request.ip, userAgent: request.headers["user-agent"] };
+      const file = await getapp.file(key, { versionId, kind, ...request.query }, client);
+      const logFailure = (error: unknown) =>
+        request.log.error({ err: error, versionId }, "install link download bookkeeping failed");
       return sendStoredObject(request, reply, deps.storage, {
         key: file.key,
         contentType: file.contentType,
         fileName: file.fileName,
-        onDelivered: () => {
-          file.delivered(userAgent).catch((error) => {
-            request.log.error({ err: error, versionId }, "install link download count failed");
-          });
-        },
+        onDelivered: () => void file.delivered().catch(logFailure),
+        onAbandoned: () => void file.abandoned().catch(logFailure),
       });
     },
   });

@@ -22,14 +22,24 @@ import type { ReleaseService } from "../application/release.service.ts";
 import type { VersionPresenter } from "../application/version.presenter.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import type { TesterService } from "../tester/tester.service.ts";
-import { type DistributionRow, findDistributionByKey, insertInstallEvent } from "./distribution.repo.ts";
+import { type DistributionRow, findDistributionByKey } from "./distribution.repo.ts";
 import { isExpired, isLimitReached } from "./distribution.service.ts";
 import type { InstallLinkSigner, LinkFileKind } from "./install-links.ts";
+import {
+  type InstallClient,
+  InstallLimitReached,
+  type InstallReservations,
+} from "./install-reservations.service.ts";
 import { buildInstallManifest, itmsServicesLink } from "./lib/install-manifest.ts";
 
 const iosAppType = 1;
 const accessTokenTtlSeconds = 3600;
 const unlockAttempts = { limit: 10, windowMs: 15 * 60 * 1000 };
+
+/** Files and manifests of an expired link are gone; the install limit is the reservations' to check. */
+function assertNotExpired(link: DistributionRow): void {
+  if (isExpired(link)) throw new AppError("gone", 410, "This link has expired.");
+}
 
 /** 403 of a members-only link: the page offers to sign in. */
 export class LoginRequiredError extends AppError {
@@ -68,17 +78,30 @@ export interface GetappServiceDeps {
   releases: ReleaseService;
   organizations: Pick<OrganizationService, "getTitle">;
   testers: Pick<TesterService, "isTesterOf">;
+  reservations: InstallReservations;
   versions: VersionPresenter;
   links: InstallLinkSigner;
   publicUrl: string;
 }
 
-export interface DeliverableFile {
+export interface FileTarget {
+  versionId: number;
+  kind: LinkFileKind;
+  expires: number;
+  signature: string;
+}
+
+export interface StoredFile {
   key: string;
   fileName: string;
   contentType: string;
-  /** Records the download once the file was handed over. */
-  delivered: (userAgent: string | undefined) => Promise<void>;
+}
+
+export interface DeliverableFile extends StoredFile {
+  /** Counts the download once a response carried the file's last byte. */
+  delivered: () => Promise<void>;
+  /** Gives the install place back when this request delivered nothing. */
+  abandoned: () => Promise<void>;
 }
 
 export class GetappService {
@@ -131,17 +154,22 @@ export class GetappService {
   async manifest(
     key: string,
     query: { version: number; expires: number; signature: string },
-    userAgent: string | undefined,
+    client: InstallClient,
   ): Promise<string> {
     const link = await this.findLink(key);
     if (!this.deps.links.verifyManifest(link.id, query.version, query.expires, query.signature)) {
       throw AppError.forbidden("This link has expired or is invalid.");
     }
-    this.assertUsable(link);
+    assertNotExpired(link);
     const found = await this.deps.releases.findVersionWithApp(link.organizationId, query.version);
     if (!found || found.app.appType !== iosAppType) throw AppError.notFound();
     const { app, version } = found;
-    await this.recordInstallEvent(this.event(link, version.id, userAgent), "install", true);
+    const { reservation } = await this.reserve(link, version.id, client, { takesSlot: true });
+    await this.deps.reservations.count(
+      reservation,
+      this.event(link, version.id, client.userAgent),
+      "install",
+    );
     return buildInstallManifest({
       ipaUrl: this.deps.links.fileUrl(link, version.id, "file"),
       bundleId: version.bundleId ?? app.bundleId ?? "",
@@ -151,10 +179,32 @@ export class GetappService {
     });
   }
 
-  async file(
-    key: string,
-    target: { versionId: number; kind: LinkFileKind; expires: number; signature: string },
-  ): Promise<DeliverableFile> {
+  /** What a signed file link serves (a HEAD answers with this and counts nothing). */
+  async describeFile(key: string, target: FileTarget): Promise<StoredFile> {
+    return (await this.locateFile(key, target)).file;
+  }
+
+  /**
+   * A file download: the client's place in the link's limit is taken before the first byte;
+   * `delivered` counts it once a response carried the last byte, `abandoned` gives the place
+   * back when this request delivered nothing.
+   */
+  async file(key: string, target: FileTarget, client: InstallClient): Promise<DeliverableFile> {
+    const { link, app, version, file } = await this.locateFile(key, target);
+    // An iOS install took its place in the limit when its manifest was read.
+    const takesSlot = app.appType !== iosAppType;
+    const { reservation, created } = await this.reserve(link, version.id, client, { takesSlot });
+    const event = this.event(link, version.id, client.userAgent);
+    return {
+      ...file,
+      delivered: () => this.deps.reservations.count(reservation, event, "download"),
+      abandoned: async () => {
+        if (created) await this.deps.reservations.release(reservation);
+      },
+    };
+  }
+
+  private async locateFile(key: string, target: FileTarget) {
     const link = await this.findLink(key);
     const { versionId, kind } = target;
     if (!this.deps.links.verifyFile(link.id, versionId, kind, target.expires, target.signature)) {
@@ -162,48 +212,43 @@ export class GetappService {
     }
     const found = await this.deps.releases.findVersionWithApp(link.organizationId, versionId);
     if (!found) throw AppError.notFound();
+    assertNotExpired(link);
     const { app, version } = found;
-    // An iOS install was counted (and checked against the limit) when its manifest was read.
-    const ios = app.appType === iosAppType;
-    this.assertUsable(link, { checkLimit: !ios });
-    const delivered = async (userAgent: string | undefined) =>
-      this.recordInstallEvent(this.event(link, version.id, userAgent), "download", !ios);
     if (kind === "universal-apk") {
       if (!version.universalApkKey) throw AppError.notFound();
       const fileName = `${version.fileName.replace(/\.aab$/i, "")}.apk`;
-      return {
+      const file = {
         key: version.universalApkKey,
         fileName,
         contentType: "application/vnd.android.package-archive",
-        delivered,
       };
+      return { link, app, version, file };
     }
-    return { key: version.fileKey, fileName: version.fileName, contentType: version.contentType, delivered };
+    const file = { key: version.fileKey, fileName: version.fileName, contentType: version.contentType };
+    return { link, app, version, file };
   }
 
-  /** The event, the version's counter and (for what counts as an install) the link's, together. */
-  private async recordInstallEvent(
-    event: ReturnType<GetappService["event"]>,
-    kind: "install" | "download",
-    countsTowardLimit: boolean,
-  ): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      await insertInstallEvent(tx, event, kind, countsTowardLimit);
-      await this.deps.releases.countInstallEvent(event.versionId, kind, tx);
-    });
+  /** The client's place in the link's limit for this build (410 when none is left). */
+  private async reserve(
+    link: DistributionRow,
+    versionId: number,
+    client: InstallClient,
+    options: { takesSlot: boolean },
+  ) {
+    try {
+      return await this.deps.reservations.reserve(link, versionId, client, options);
+    } catch (error) {
+      if (error instanceof InstallLimitReached) {
+        throw new AppError("gone", 410, "This link has reached its install limit.");
+      }
+      throw error;
+    }
   }
 
   private async findLink(key: string): Promise<DistributionRow> {
     const link = await findDistributionByKey(this.deps.db, key);
     if (!link) throw AppError.notFound();
     return link;
-  }
-
-  private assertUsable(link: DistributionRow, options: { checkLimit: boolean } = { checkLimit: true }) {
-    if (isExpired(link)) throw new AppError("gone", 410, "This link has expired.");
-    if (options.checkLimit && isLimitReached(link)) {
-      throw new AppError("gone", 410, "This link has reached its install limit.");
-    }
   }
 
   private event(link: DistributionRow, versionId: number, userAgent: string | undefined) {

@@ -70,7 +70,11 @@ export const uploadTasks = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("upload_tasks_org_idx").on(table.organizationId)],
+  (table) => [
+    index("upload_tasks_org_idx").on(table.organizationId),
+    // Deleting versions checks this foreign key once per version: an index keeps that a lookup.
+    index("upload_tasks_version_idx").on(table.versionId),
+  ],
 );
 
 /**
