@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const script = fileURLToPath(new URL("../../scripts/build-web-if-missing.mjs", import.meta.url));
+const script = fileURLToPath(new URL("../../scripts/build.mjs", import.meta.url));
 
-/** Builds the web app once per run unless a build is already there (E2E_REBUILD=1 forces it). */
+/** Builds the server, and the web app unless a build is already there (E2E_REBUILD=1 forces it). */
 export default function setup() {
-  const args = process.env.E2E_REBUILD === "1" ? [script, "--force"] : [script];
+  const args = process.env.E2E_REBUILD === "1" ? [script, "--web"] : [script];
   execFileSync(process.execPath, args, { stdio: "inherit" });
 }

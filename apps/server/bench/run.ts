@@ -7,11 +7,14 @@
  * 3. Bulk changes on PostgreSQL: deleting an app with 100,000 versions (time, and how long the
  *    organization row stays locked), and statements of 8,000/32,000 versions with and without
  *    the catalog triggers.
+ * 4. Start-up of one whole process, cold and warm, and its idle memory: the built bundle against
+ *    the sources under the tsx loader (startup-bench.ts).
  * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 5), BENCH_SECONDS (default 10).
  */
 import { spawnSync } from "node:child_process";
 import { runBulkBench } from "./bulk-bench.ts";
 import { runListBench } from "./list-bench.ts";
+import { runStartupBench, type StartFigures } from "./startup-bench.ts";
 import { runUploadBench } from "./upload-bench.ts";
 
 const uploadMib = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
@@ -77,4 +80,22 @@ if (!only || only === "bulk") {
   } else {
     console.log("bulk: no PostgreSQL reachable (BENCH_DATABASE_URL); skipped");
   }
+}
+
+if (!only || only === "startup") {
+  const results = await runStartupBench(runs);
+  const pick = (figures: StartFigures[], key: keyof StartFigures) => median(figures.map((f) => f[key]));
+  console.log(`server start-up, whole process, median of ${runs}`);
+  for (const [kind, label] of [
+    ["bundle", "node dist/main.js (npm start)"],
+    ["tsx", "node --import tsx src/main.ts (before)"],
+  ] as const) {
+    const { cold, warm } = results[kind];
+    console.log(
+      `  ${label}: cold ${fixed(pick(cold, "readyMs"))} ms, warm ${fixed(pick(warm, "readyMs"))} ms, idle RSS ${fixed(pick(warm, "idleRssMiB"))} MiB`,
+    );
+  }
+  const ratio = (key: "cold" | "warm") =>
+    pick(results.tsx[key], "readyMs") / pick(results.bundle[key], "readyMs");
+  console.log(`  bundle vs tsx: cold ${ratio("cold").toFixed(2)}x, warm ${ratio("warm").toFixed(2)}x faster`);
 }

@@ -48,6 +48,8 @@ export const passwordUpdateInput = z.object({
   email: email.optional(),
   code: z.string().min(1).max(200).optional(),
   password: password.optional(),
+  /** With a reset code: also revoke the person's API keys (a CI script using one stops working). */
+  revoke_api_keys: z.boolean().optional(),
 });
 export type PasswordUpdateInput = z.infer<typeof passwordUpdateInput>;
 

@@ -5,7 +5,12 @@ import { appType } from "./application.ts";
 export const distributionAccess = z.enum(["public", "password", "members"]);
 export type DistributionAccess = z.infer<typeof distributionAccess>;
 
-const password = z.string().min(4, "Ensure this field has at least 4 characters.").max(128);
+/** Install-link passwords: long enough that guessing them, throttled per link, is hopeless. */
+export const minLinkPasswordLength = 8;
+const password = z
+  .string()
+  .min(minLinkPasswordLength, `Ensure this field has at least ${minLinkPasswordLength} characters.`)
+  .max(128);
 /** ISO-8601 time, or null for a link that never expires. */
 const expiresAt = z.iso.datetime({ offset: true }).nullable();
 /** 0 = no limit. */

@@ -50,7 +50,7 @@ function writeResourceStrings(work: string): void {
 
 /** A signed APK whose stored assets/blob.bin makes it 300 MiB, packaged by aapt with -0 bin; resources.arsc
  * is stored too (-0 arsc), as Android 11+ requires for apps targeting API 30. */
-function buildLargeApk(outDir: string, keystore: string): string {
+export function buildLargeApk(outDir: string, keystore: string): string {
   const apk = join(outDir, "large.apk");
   if (isBuilt(apk)) return apk;
   const work = join(outDir, "apk-src");

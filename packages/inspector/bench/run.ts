@@ -1,19 +1,22 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildLargeFiles } from "./build-large.ts";
+import { buildLargeApk, buildLargeFiles } from "./build-large.ts";
+import { type ProcessRun, processCommands, runProcessBench } from "./process-bench.ts";
 
 /**
  * Times Tarmac's inspector against app-info-parser on a 300 MiB APK, a distribution IPA of about
  * 5,000 entries around 300 MiB of on-demand resources (see build-ipa.ts) and every committed
  * fixture. Each (tool, file) pair runs in its own child process so peak memory is its own.
- * BENCH_RUNS sets the number of timed runs per pair (median reported).
+ * BENCH_RUNS sets the number of timed runs per pair (median reported). First, whole processes
+ * on the APK (process-bench.ts). BENCH_ONLY=process runs only those.
  */
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const outDir = join(packageDir, "bench/.out");
 const runs = Number(process.env.BENCH_RUNS ?? 11);
 const mib = 1024 * 1024;
+const fmtMiB = (bytes: number) => (bytes / mib).toFixed(1);
 
 interface Measurement {
   skipped?: string;
@@ -68,12 +71,40 @@ function appTypeFor(file: string): string {
 }
 
 const keystore = join(packageDir, "fixtures/android/keys/fixture.p12");
+const only = process.env.BENCH_ONLY ?? "";
+
+function reportProcesses(results: Record<string, ProcessRun[]>, size: string) {
+  const pick = (list: ProcessRun[], key: keyof ProcessRun) => median(list.map((run) => run[key]));
+  const ours = results["tarmac-inspect"] ?? [];
+  const theirs = results["app-info-parser"] ?? [];
+  console.log(`Whole process on the large APK (${size} MiB), median of ${runs}:`);
+  for (const tool of Object.keys(processCommands)) {
+    const list = results[tool] ?? [];
+    console.log(
+      `  ${tool.padEnd(34)} ${pick(list, "ms").toFixed(0).padStart(6)} ms  peak RSS ${pick(list, "peakRssMiB").toFixed(1)} MiB`,
+    );
+  }
+  const speedup = pick(theirs, "ms") / pick(ours, "ms");
+  const peak = Math.max(...ours.map((run) => run.peakRssMiB));
+  console.log(
+    `  tarmac-inspect: ${speedup.toFixed(2)}x app-info-parser's speed (target >= 2x: ${speedup >= 2 ? "met" : "MISSED"}); peak RSS max ${peak.toFixed(1)} MiB (target < 100 MB: ${peak * mib < 100e6 ? "met" : "MISSED"})\n`,
+  );
+}
+
+if (only === "process") {
+  console.log("Building the large APK (kept in bench/.out between runs)...");
+  mkdirSync(outDir, { recursive: true });
+  const apk = buildLargeApk(outDir, keystore);
+  reportProcesses(await runProcessBench(packageDir, apk, runs), fmtMiB(statSync(apk).size));
+  process.exit(0);
+}
+
 console.log("Building the large files (kept in bench/.out between runs)...");
 const large = buildLargeFiles(outDir, keystore);
+reportProcesses(await runProcessBench(packageDir, large.apk, runs), fmtMiB(statSync(large.apk).size));
 const targets = [large.apk, large.ipa, ...listFixtures(join(packageDir, "fixtures"))];
 
 const fmtMs = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(1));
-const fmtMiB = (bytes: number) => (bytes / mib).toFixed(1);
 const rows: string[][] = [
   ["file", "size MiB", "tool", "result", "median ms", "first ms", "peak RSS MiB", "growth MiB", "speedup"],
 ];

@@ -3,11 +3,10 @@ import { inspectAab } from "./formats/aab.ts";
 import { inspectApk } from "./formats/apk.ts";
 import { inspectDmg } from "./formats/dmg.ts";
 import { inspectIpa } from "./formats/ipa.ts";
-import { inspectMacZip } from "./formats/macos-zip.ts";
 import { inspectMsi } from "./formats/msi.ts";
 import { inspectMsix } from "./formats/msix.ts";
 import { inspectPkg } from "./formats/pkg.ts";
-import { inspectWindowsZip } from "./formats/windows-zip.ts";
+import { inspectZip } from "./formats/zip-build.ts";
 import { acceptedExtensionList, detectType } from "./rules.ts";
 import { type ByteSource, fileSource } from "./source.ts";
 import type { BuildInfo, FileType, InspectOptions } from "./types.ts";
@@ -19,7 +18,7 @@ export type FormatReader = (
   fileType: FileType,
 ) => Promise<BuildInfo>;
 
-function readerFor(fileType: FileType, appType: number): FormatReader {
+function readerFor(fileType: FileType): FormatReader {
   switch (fileType) {
     case "apk":
       return inspectApk;
@@ -34,7 +33,7 @@ function readerFor(fileType: FileType, appType: number): FormatReader {
     case "pkg":
       return inspectPkg;
     case "zip":
-      return appType === 3 ? inspectMacZip : inspectWindowsZip;
+      return inspectZip;
     default:
       return inspectMsix; // msix, msixbundle, msixupload, appx, appxbundle, appxupload
   }
@@ -52,7 +51,7 @@ export async function inspect(source: ByteSource | string, options: InspectOptio
       `Unsupported file type. Please upload the ${acceptedExtensionList()}`,
     );
   }
-  const reader = readerFor(detected.fileType, detected.appType);
+  const reader = readerFor(detected.fileType);
   if (typeof source !== "string") return reader(source, options, detected.fileType);
   const file = await fileSource(source);
   try {

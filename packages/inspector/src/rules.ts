@@ -32,8 +32,9 @@ export function extensionOf(fileName: string): string {
 }
 
 /**
- * The spec's "file type decides app type" rule. A .zip follows the current app type, which
- * must be Windows or macOS; without one it is read as Windows (the first platform listing .zip).
+ * The spec's "file type decides app type" rule, from the name alone. A .zip follows the current
+ * app type (Windows or macOS; Windows without one) until its contents are read: the zip reader
+ * lets what the archive holds decide.
  * Returns null for an extension the product does not accept.
  */
 export function detectType(

@@ -95,6 +95,12 @@ export interface BuildInfo {
   packages?: { identifier: string; version: string | null; install_location?: string | null }[];
   /** True when the version came from the file-name rule rather than from metadata. */
   version_from_file_name?: boolean;
+  /**
+   * .zip only: "contents" when what the archive holds decided the platform (an .app bundle is
+   * macOS; an .exe, .msi, .msix/.appx or AppxManifest.xml is Windows), "hint" when the contents
+   * could not tell and the current app type (or Windows) did.
+   */
+  platform_source?: "contents" | "hint";
 }
 
 export interface SigningInfo {

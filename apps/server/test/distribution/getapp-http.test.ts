@@ -149,7 +149,7 @@ describe("the public install page over HTTP", () => {
       app: app.id,
       version: v.id,
       access: "password",
-      password: "letmein",
+      password: "letmein!",
     });
     const locked = (await page(link.key)).json();
     expect(locked).toMatchObject({ needs_password: true, access: "password", builds: [] });
@@ -163,7 +163,7 @@ describe("the public install page over HTTP", () => {
     const wrong = await unlock("nope");
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ password: ["Incorrect password."] });
-    const right = await unlock("letmein");
+    const right = await unlock("letmein!");
     expect(right.statusCode).toBe(200);
     const { access_token: token } = right.json();
     const open = (await page(link.key, {}, `?access_token=${encodeURIComponent(token)}`)).json();

@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
+// @ts-expect-error: the build script is plain JavaScript without type declarations.
+import { buildServer } from "../../../../scripts/build.mjs";
 import { openPostgres, wrapPglite } from "../../src/platform/db/client.ts";
 import { applyMigrations } from "../../src/platform/db/migrate.ts";
 import { JobQueue } from "../../src/platform/jobs/job-queue.ts";
@@ -20,6 +22,8 @@ declare module "vitest" {
  * test file loads (0.4 s instead of a 3-4 s init), PostgreSQL as a template database.
  */
 export default async function setup(project: TestProject) {
+  // Process tests run the built server, as `npm start` does: build it from the current sources.
+  await buildServer();
   const workDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-test-"));
   const postgresUrl = process.env.TEST_DATABASE_URL;
   if (postgresUrl) {

@@ -22,11 +22,11 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs the real entry point (`src/main.ts`) as `npm start` does, on loopback. */
+/** Runs the built entry point (`dist/main.js`) as `npm start` does, on loopback. */
 export function startServer(env: Record<string, string>): ServerProcess {
   const port = env.PORT ?? "0";
-  // One process, as `npm start` runs it: node with the tsx loader, so signals reach our handlers.
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // One process, as `npm start` runs it: plain node on the bundle (the test setup builds it).
+  const child = spawn(process.execPath, ["dist/main.js"], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", ...env, PORT: port, INIT_CWD: serverDir },
     stdio: ["ignore", "pipe", "pipe"],
@@ -71,7 +71,7 @@ export async function waitForOutput(server: ServerProcess, text: string, timeout
 
 /** The bootstrap command of the README, run while no server holds the data directory. */
 export function issueAdminToken(env: Record<string, string>, email: string): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/issue-admin-token.ts", email], {
+  const result = spawnSync(process.execPath, ["dist/issue-admin-token.js", email], {
     cwd: serverDir,
     env: { ...process.env, ...env, INIT_CWD: serverDir },
     encoding: "utf8",

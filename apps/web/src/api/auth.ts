@@ -32,10 +32,15 @@ export function requestPasswordReset(email: string): Promise<DetailResponse> {
   return api.post<DetailResponse>("/api/user/password/update/", { email } satisfies PasswordUpdateInput);
 }
 
-export function requestPasswordUpdate(code: string, password: string): Promise<DetailResponse> {
+export function requestPasswordUpdate(
+  code: string,
+  password: string,
+  revokeApiKeys = false,
+): Promise<DetailResponse> {
   return api.post<DetailResponse>("/api/user/password/update/", {
     code,
     password,
+    revoke_api_keys: revokeApiKeys,
   } satisfies PasswordUpdateInput);
 }
 
@@ -62,4 +67,10 @@ export async function logout(): Promise<void> {
   } finally {
     clearSession();
   }
+}
+
+/** Ends every session of the person and revokes the API keys; then forgets the session here. */
+export async function logoutEverywhere(): Promise<void> {
+  await api.post("/api/user/logout/everywhere/");
+  clearSession();
 }

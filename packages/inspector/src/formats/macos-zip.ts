@@ -1,20 +1,10 @@
 import { guardCorrupt, readBundleFields, readOptional, readPlistEntry } from "../apple/bundle.ts";
 import { icnsToPng } from "../apple/icns.ts";
-import type { FormatReader } from "../inspect.ts";
 import { limits } from "../limits.ts";
 import { type PlistDict, stringOf } from "../plist/index.ts";
-import { buildInfoFromFileName } from "../rules.ts";
-import type { BuildInfo, Icon } from "../types.ts";
-import { openZip } from "../zip/index.ts";
+import type { BuildInfo, FileType, Icon } from "../types.ts";
 import type { ZipArchive } from "../zip/types.ts";
-
-/**
- * A zipped macOS app: <X>.app/Contents/Info.plist at the top level or one folder down (Finder's
- * "Compress" and most CI scripts produce one of the two). Without an app inside, the spec's
- * file-name rule supplies the version.
- */
-
-const appInfoPlist = /^(?:[^/]+\/)?[^/]+\.app\/Contents\/Info\.plist$/;
+import { appInfoPlist } from "./zip-platform.ts";
 
 async function readIcon(zip: ZipArchive, contentsDir: string, info: PlistDict): Promise<Icon | null> {
   const file = stringOf(info.CFBundleIconFile);
@@ -25,14 +15,17 @@ async function readIcon(zip: ZipArchive, contentsDir: string, info: PlistDict): 
   return icnsToPng(await zip.read(entry, limits.maxIconBytes));
 }
 
-export const inspectMacZip: FormatReader = (source, options, fileType) =>
-  guardCorrupt(async (): Promise<BuildInfo> => {
-    const zip = await openZip(source);
+/**
+ * A zipped macOS app: the shallowest <X>.app/Contents/Info.plist (top level or one folder down)
+ * is the app; null when there is none.
+ */
+export function readMacZip(zip: ZipArchive, fileType: FileType): Promise<BuildInfo | null> {
+  return guardCorrupt(async (): Promise<BuildInfo | null> => {
     const candidates = zip.entries
       .filter((entry) => appInfoPlist.test(entry.name) && !entry.name.startsWith("__MACOSX/"))
       .sort((a, b) => a.name.split("/").length - b.name.split("/").length);
     const main = candidates[0];
-    if (!main) return buildInfoFromFileName(options.fileName, 3, fileType);
+    if (!main) return null;
     const contentsDir = main.name.slice(0, -"Info.plist".length);
     const info = await readPlistEntry(zip, main);
     const codeSigned = zip.find(`${contentsDir}_CodeSignature/CodeResources`) !== undefined;
@@ -46,3 +39,4 @@ export const inspectMacZip: FormatReader = (source, options, fileType) =>
       version_from_file_name: false,
     };
   });
+}

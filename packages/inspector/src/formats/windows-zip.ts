@@ -1,9 +1,5 @@
-import { guardCorrupt } from "../cfb/guard.ts";
-import { InspectError } from "../errors.ts";
 import { buildInfoFromFileName, versionFromFileName } from "../rules.ts";
-import type { ByteSource } from "../source.ts";
-import type { BuildInfo, InspectOptions } from "../types.ts";
-import { openZip } from "../zip/index.ts";
+import type { BuildInfo } from "../types.ts";
 
 const separators = /[\s._-]/;
 
@@ -26,16 +22,9 @@ export function nameFromFileName(fileName: string, version: string): string | nu
 
 /**
  * A Windows .zip carries no metadata the product relies on: version and build number follow
- * the spec's file-name rule. The archive must still be a readable zip with at least one file,
- * read through its central directory only; its contents (typically one .exe) are not parsed.
+ * the spec's file-name rule; the program inside (typically one .exe) is not parsed.
  */
-export async function inspectWindowsZip(source: ByteSource, options: InspectOptions): Promise<BuildInfo> {
-  return guardCorrupt("zip", async () => {
-    const zip = await openZip(source);
-    if (!zip.entries.some((entry) => !entry.isDirectory)) {
-      throw new InspectError("missing_manifest", "the zip holds no files");
-    }
-    const { version } = versionFromFileName(options.fileName);
-    return buildInfoFromFileName(options.fileName, 2, "zip", nameFromFileName(options.fileName, version));
-  });
+export function windowsZipInfo(fileName: string): BuildInfo {
+  const { version } = versionFromFileName(fileName);
+  return buildInfoFromFileName(fileName, 2, "zip", nameFromFileName(fileName, version));
 }

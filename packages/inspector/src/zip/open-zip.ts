@@ -13,10 +13,11 @@ export async function openZip(source: ByteSource): Promise<OpenedZip> {
   try {
     const end = await readEndRecord(source);
     const entries = await readCentralDirectory(source, end);
+    const byName = indexByName(entries);
     return {
       entries,
       centralDirectoryOffset: end.centralDirectoryOffset,
-      find: createLookup(entries),
+      find: (name) => byName.get(name),
       read: (entry, maxBytes) => guard(() => readEntry(source, entry, maxBytes)),
     };
   } catch (error) {
@@ -24,24 +25,18 @@ export async function openZip(source: ByteSource): Promise<OpenedZip> {
   }
 }
 
-/** Lookups answered by a scan before the name index is built. */
-const scannedLookups = 4;
-
 /**
- * Exact name lookup, the first entry winning over later duplicates. A few lookups scan the list:
- * hashing every name of a directory with thousands of entries costs more than that, and most
- * readers look up only a handful. Readers that keep asking get the index.
+ * The entries by name. Two entries with one name let two readers see two different files (one
+ * tool reads the first AndroidManifest.xml, the installer the last): such an archive is refused,
+ * never guessed at.
  */
-function createLookup(entries: readonly ZipEntry[]): (name: string) => ZipEntry | undefined {
-  let lookups = 0;
-  let byName: Map<string, ZipEntry> | undefined;
-  return (name) => {
-    if (byName) return byName.get(name);
-    if (++lookups <= scannedLookups) return entries.find((entry) => entry.name === name);
-    byName = new Map();
-    for (const entry of entries) if (!byName.has(entry.name)) byName.set(entry.name, entry);
-    return byName.get(name);
-  };
+function indexByName(entries: readonly ZipEntry[]): Map<string, ZipEntry> {
+  const byName = new Map<string, ZipEntry>();
+  for (const entry of entries) {
+    if (byName.has(entry.name)) throw new InspectError("corrupt", `duplicate zip entry name: ${entry.name}`);
+    byName.set(entry.name, entry);
+  }
+  return byName;
 }
 
 async function guard<T>(run: () => Promise<T>): Promise<T> {

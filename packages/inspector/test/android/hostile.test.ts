@@ -161,6 +161,23 @@ describe("package-level failures", () => {
     );
   });
 
+  it("refuses an APK with two AndroidManifest.xml entries", async () => {
+    const real = await openZip(bufferSource(await readAndroidFixture("bare.apk")));
+    const entries = await Promise.all(
+      real.entries.map(async (entry) => ({ name: entry.name, data: await real.read(entry) })),
+    );
+    const manifest = entries.find((entry) => entry.name === "AndroidManifest.xml");
+    if (!manifest) throw new Error("bare.apk lacks its manifest");
+    const twice = buildZip([...entries, { name: "AndroidManifest.xml", data: nestedAxml(1) }]);
+    await expect(inspectApk(bufferSource(twice), { fileName: "x.apk" }, "apk")).rejects.toMatchObject({
+      reason: "corrupt",
+      message: "duplicate zip entry name: AndroidManifest.xml",
+    });
+    // The same entries once each still read.
+    const once = await inspectApk(bufferSource(buildZip(entries)), { fileName: "x.apk" }, "apk");
+    expect(once.bundle_id).toBeTruthy();
+  });
+
   it("reports missing_manifest when the manifest's root is not <manifest>", async () => {
     const zip = buildZip([{ name: "AndroidManifest.xml", data: nestedAxml(1) }]);
     expect(await reasonOfAsync(() => inspectApk(bufferSource(zip), { fileName: "x.apk" }, "apk"))).toBe(

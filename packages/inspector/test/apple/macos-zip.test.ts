@@ -3,15 +3,15 @@ import { describe, expect, it } from "vitest";
 import { icnsToPng, readIcnsMembers } from "../../src/apple/icns.ts";
 import { encodePng } from "../../src/apple/png.ts";
 import { InspectError } from "../../src/errors.ts";
-import { inspectMacZip } from "../../src/formats/macos-zip.ts";
+import { inspectZip as inspectAnyZip } from "../../src/formats/zip-build.ts";
 import { bufferSource } from "../../src/source.ts";
 import { openZip } from "../../src/zip/index.ts";
 import { decodeRgbaPng } from "./png-pixels.ts";
 import { writeZip } from "./zip-writer.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/apple/${name}`, import.meta.url));
-const inspectZip = (data: Buffer, fileName: string) =>
-  inspectMacZip(bufferSource(data), { fileName, appTypeHint: 3 }, "zip");
+const inspectZip = (data: Buffer, fileName: string, appTypeHint: 2 | 3 = 3) =>
+  inspectAnyZip(bufferSource(data), { fileName, appTypeHint }, "zip");
 
 async function readAppIcns(): Promise<Buffer> {
   const zip = await openZip(bufferSource(fixture("mac/tarmac-mac.zip")));
@@ -94,6 +94,11 @@ describe("zipped macOS app", () => {
     expect(info.signing).toEqual({ schemes: [], signed: false, certificates: [] });
   });
 
+  it("is macOS by its .app even when the hint says Windows (the upload dialog's default)", async () => {
+    const info = await inspectZip(fixture("mac/tarmac-mac.zip"), "SomeTool.app.zip", 2);
+    expect(info).toMatchObject({ ...expected, platform_source: "contents" });
+  });
+
   it("reads the app one folder down", async () => {
     const info = await inspectZip(fixture("mac/tarmac-mac-nested.zip"), "Release.zip");
     expect(info).toMatchObject(expected);
@@ -113,9 +118,12 @@ describe("zipped macOS app", () => {
       icon: null,
       signing: null,
       version_from_file_name: true,
+      platform_source: "hint",
     });
-    const unnamed = await inspectZip(fixture("mac/tarmac-noapp-1.4.2.zip"), "tarmac.zip");
-    expect([unnamed.version, unnamed.build_number]).toEqual([null, "0"]);
+    // Nothing recognisable and no version in the name: nothing about it could be read.
+    await expect(inspectZip(fixture("mac/tarmac-noapp-1.4.2.zip"), "tarmac.zip")).rejects.toMatchObject({
+      reason: "missing_manifest",
+    });
   });
 
   it("ignores an app two folders down and reports a missing icon as null", async () => {

@@ -40,3 +40,45 @@ export async function countThrottleEvent(
 export async function clearThrottle(db: Database, key: string): Promise<void> {
   await db.delete(loginThrottle).where(inArray(loginThrottle.key, [key]));
 }
+
+/**
+ * Counts one failure for a key whose locks grow: the `limit`-th failure inside the window locks
+ * the key for `baseLockMs`, doubled for each earlier lock (its strikes), up to `maxLockMs`. A key
+ * whose last lock ended more than `forgiveMs` ago starts again from no strikes. One upsert.
+ */
+export async function countBackoffFailure(
+  db: Database,
+  key: string,
+  rule: { limit: number; windowMs: number; baseLockMs: number; maxLockMs: number; forgiveMs: number },
+  now: Date,
+) {
+  const t = loginThrottle;
+  const expired = sql`${t.windowStartedAt} <= ${new Date(now.getTime() - rule.windowMs)}`;
+  const nextFailures = sql`case when ${expired} then 1 else ${t.failures} + 1 end`;
+  const forgiven = sql`coalesce(${t.lockedUntil}, '-infinity'::timestamptz) <= ${new Date(now.getTime() - rule.forgiveMs)}`;
+  const priorStrikes = sql`case when ${forgiven} then 0 else ${t.strikes} end`;
+  const locks = sql`${nextFailures} >= ${rule.limit}`;
+  // least() before the power keeps the exponent from overflowing after many strikes.
+  const lockMs = sql`least(${rule.maxLockMs}::float8, ${rule.baseLockMs}::float8 * power(2, least(${priorStrikes}, 30)))`;
+  const [row] = await db
+    .insert(t)
+    .values({
+      key,
+      failures: 1,
+      windowStartedAt: now,
+      lockedUntil: rule.limit <= 1 ? new Date(now.getTime() + rule.baseLockMs) : null,
+      strikes: rule.limit <= 1 ? 1 : 0,
+    })
+    .onConflictDoUpdate({
+      target: t.key,
+      set: {
+        failures: nextFailures,
+        windowStartedAt: sql`case when ${expired} then ${now} else ${t.windowStartedAt} end`,
+        strikes: sql`case when ${locks} then ${priorStrikes} + 1 else ${priorStrikes} end`,
+        lockedUntil: sql`case when ${locks} then ${now}::timestamptz + ${lockMs} * interval '1 millisecond' else ${t.lockedUntil} end`,
+      },
+    })
+    .returning();
+  if (!row) throw new Error("throttle upsert returned no row");
+  return row;
+}

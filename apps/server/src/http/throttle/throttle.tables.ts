@@ -9,4 +9,6 @@ export const loginThrottle = pgTable("login_throttle", {
   failures: integer("failures").notNull().default(0),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  /** Locks so far, for keys whose locks grow longer each time (install-link passwords). */
+  strikes: integer("strikes").notNull().default(0),
 });

@@ -1,6 +1,6 @@
 import type { Database } from "../../platform/db/client.ts";
 import { AppError } from "../errors.ts";
-import { clearThrottle, countThrottleEvent, findThrottleRows } from "./throttle.repo.ts";
+import { clearThrottle, countBackoffFailure, countThrottleEvent, findThrottleRows } from "./throttle.repo.ts";
 
 /** A 429 that tells the client when to come back; routes copy the delay into Retry-After. */
 export class ThrottleError extends AppError {
@@ -90,4 +90,35 @@ export async function checkOwnCredential(db: Database, userId: number, check: ()
   }
   await clearThrottle(db, key);
   return true;
+}
+
+/** Failures that lock a key for longer each time it is locked again (see countBackoffFailure). */
+export interface BackoffRule {
+  failures: number;
+  windowMs: number;
+  baseLockMs: number;
+  maxLockMs: number;
+  /** A key quiet this long after its last lock starts again from the base lock. */
+  forgiveMs: number;
+}
+
+/** Counts one failure under a backoff rule; true when this failure locked the key. */
+export async function recordBackoffFailure(
+  db: Database,
+  key: string,
+  rule: BackoffRule,
+  now = new Date(),
+): Promise<boolean> {
+  const { failures: limit, ...rest } = rule;
+  const row = await countBackoffFailure(db, key, { limit, ...rest }, now);
+  return row.failures >= limit && (row.lockedUntil?.getTime() ?? 0) > now.getTime();
+}
+
+/**
+ * True once per `windowMs` for `key` (a notice not to repeat, such as telling an owner about an
+ * attack): the first caller in the window gets true, everyone after it false.
+ */
+export async function claimOncePer(db: Database, key: string, windowMs: number, now = new Date()) {
+  const row = await countThrottleEvent(db, key, { limit: 2 ** 31 - 1, windowMs, now });
+  return row.failures === 1;
 }

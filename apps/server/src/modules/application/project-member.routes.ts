@@ -1,7 +1,5 @@
 import {
-  badRequestBody,
   createProjectMemberInput,
-  errorBody,
   projectCombinedUserPage,
   projectCombinedUsersQuery,
   projectMember,

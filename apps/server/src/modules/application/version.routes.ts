@@ -1,4 +1,4 @@
-import { badRequestBody, errorBody, updateVersionInput, version } from "@tarmac/contracts";
+import { updateVersionInput, version } from "@tarmac/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";

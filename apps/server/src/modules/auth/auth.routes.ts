@@ -23,7 +23,6 @@ import {
   tokenCookieName,
 } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
-import { withRetryAfter } from "../../http/retry-after.ts";
 import { assertSignedIn } from "../../http/signed-in.ts";
 import type { AccountService } from "./account.service.ts";
 import type { LoginService } from "./login.service.ts";
@@ -44,6 +43,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     setSessionCookie(reply, deps.cookies, session.token, session.expiresAt);
     return { token: session.token };
   };
+  const clearTokenCookie = (reply: FastifyReply) =>
+    reply.clearCookie(tokenCookieName(deps.cookies.cookieDomain), {
+      path: "/",
+      ...(deps.cookies.cookieDomain ? { domain: deps.cookies.cookieDomain } : {}),
+    });
 
   r.post("/api/user/register/", {
     schema: { tags, summary: "Create an account", body: registerInput, response: { 201: tokenResponse } },
@@ -100,15 +104,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
       response: { 200: loginResponse },
     },
     handler: async (request, reply) => {
-      const result = await withRetryAfter(reply, () =>
-        deps.login.login({
-          email: request.body.email,
-          password: request.body.password,
-          otp: request.body.otp,
-          mobileApp: request.query.m === "1",
-          clientAddress: request.ip,
-        }),
-      );
+      const result = await deps.login.login({
+        email: request.body.email,
+        password: request.body.password,
+        otp: request.body.otp,
+        mobileApp: request.query.m === "1",
+        clientAddress: request.ip,
+      });
       if (result.kind === "mobile_only") return { mobile_only: true as const };
       if (result.kind === "two_factor_required") return { two_factor_required: true as const };
       return signIn(reply, result);
@@ -120,10 +122,20 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     handler: async (request, reply) => {
       const actor = requireActor(request);
       await deps.login.logout(actor.tokenId);
-      reply.clearCookie(tokenCookieName(deps.cookies.cookieDomain), {
-        path: "/",
-        ...(deps.cookies.cookieDomain ? { domain: deps.cookies.cookieDomain } : {}),
-      });
+      clearTokenCookie(reply);
+      return reply.status(204).send();
+    },
+  });
+
+  r.post("/api/user/logout/everywhere/", {
+    schema: {
+      tags,
+      summary: "Sign out everywhere: end every session, this one included, and revoke the API keys",
+    },
+    handler: async (request, reply) => {
+      const actor = requireActor(request);
+      await deps.login.logoutEverywhere(actor.userId);
+      clearTokenCookie(reply);
       return reply.status(204).send();
     },
   });
@@ -139,7 +151,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
       const { email, code, password } = request.body;
       if (code !== undefined) {
         if (!password) throw AppError.validation({ password: ["This field is required."] });
-        await deps.passwords.confirmReset(code, password);
+        await deps.passwords.confirmReset(code, password, { revokeApiKeys: request.body.revoke_api_keys });
         return { detail: "Your password has been set. Sign in with the new password." };
       }
       if (!email) throw AppError.validation({ email: ["This field is required."] });
@@ -175,8 +187,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
       body: reinviteInput,
       response: { 200: detailResponse },
     },
-    handler: async (request, reply) => {
-      await withRetryAfter(reply, () => deps.accounts.reinvite(request.body.email));
+    handler: async (request) => {
+      await deps.accounts.reinvite(request.body.email);
       return { detail: "If the address has a pending activation or invitation, a new e-mail is on its way." };
     },
   });
@@ -191,14 +203,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     },
     handler: async (request, reply) => {
       const actor = requireActiveActor(request);
-      await withRetryAfter(reply, () =>
-        deps.accounts.inviteNew({
-          email: request.body.email,
-          firstName: request.body.first_name,
-          lastName: request.body.last_name,
-          invitedByUserId: actor.userId,
-        }),
-      );
+      await deps.accounts.inviteNew({
+        email: request.body.email,
+        firstName: request.body.first_name,
+        lastName: request.body.last_name,
+        invitedByUserId: actor.userId,
+      });
       return reply.status(201).send({ detail: "The invitation has been sent." });
     },
   });

@@ -96,4 +96,12 @@ export class LoginService {
   async logout(tokenId: number): Promise<void> {
     await this.deps.tokens.revoke(tokenId);
   }
+
+  /** Ends every session of the person, this one included, and revokes the API keys. */
+  async logoutEverywhere(userId: number): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.tokens.revokeSessions(userId, { db: tx });
+      await this.deps.tokens.revokeApiKeys(userId, tx);
+    });
+  }
 }

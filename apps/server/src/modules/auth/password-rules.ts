@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { serverPath } from "../../platform/server-root.ts";
 
 /**
  * The bundled list: the 10,000 most common passwords of the MIT-licensed zxcvbn frequency list
@@ -8,9 +9,7 @@ let commonPasswords: Set<string> | null = null;
 
 function loadCommonPasswords(): Set<string> {
   commonPasswords ??= new Set(
-    readFileSync(new URL("./common-passwords.txt", import.meta.url), "utf8")
-      .split("\n")
-      .filter(Boolean),
+    readFileSync(serverPath("src/modules/auth/common-passwords.txt"), "utf8").split("\n").filter(Boolean),
   );
   return commonPasswords;
 }

@@ -43,8 +43,15 @@ export class PasswordService {
     });
   }
 
-  /** Sets the password from a reset code. The code proves the mailbox, so it also activates. */
-  async confirmReset(code: string, password: string): Promise<void> {
+  /**
+   * Sets the password from a reset code. The code proves the mailbox, so it also activates.
+   * Sessions always end; API keys too when asked (someone who knew the old password may have made one).
+   */
+  async confirmReset(
+    code: string,
+    password: string,
+    options: { revokeApiKeys?: boolean } = {},
+  ): Promise<void> {
     const now = new Date();
     const found = await findLiveUserCode(this.deps.db, hashToken(code), ["password_reset"], now);
     const user = found && (await this.deps.users.findById(found.userId));
@@ -59,6 +66,7 @@ export class PasswordService {
       await this.deps.users.update(user.id, { passwordHash, isActive: true }, tx);
       await voidUserCodes(tx, user.id, ["activation", "invitation"], now);
       await this.deps.tokens.revokeSessions(user.id, { db: tx });
+      if (options.revokeApiKeys) await this.deps.tokens.revokeApiKeys(user.id, tx);
     });
   }
 

@@ -10,6 +10,7 @@ import { registerGetappRoutes } from "./getapp.routes.ts";
 import { GetappService } from "./getapp.service.ts";
 import { InstallLinkSigner } from "./install-links.ts";
 import { InstallReservations } from "./install-reservations.service.ts";
+import { LinkPasswordGuard } from "./link-password-guard.ts";
 import { PermanentLinkService } from "./permanent-link.service.ts";
 import { registerUdidRoutes } from "./udid.routes.ts";
 import { UdidService } from "./udid.service.ts";
@@ -38,6 +39,13 @@ export function createDistributionModule(
     signingKeyPath: config.UDID_SIGNING_KEY ?? null,
   });
   const reservations = new InstallReservations({ db, releases });
+  const passwords = new LinkPasswordGuard({
+    db,
+    mail: platform.mail,
+    membership: deps.membership,
+    appTitle: async (link) => (await core.findApp(link.organizationId, link.applicationId))?.title ?? "",
+    publicUrl: config.PUBLIC_URL,
+  });
   const getapp = new GetappService({
     db,
     core,
@@ -47,6 +55,7 @@ export function createDistributionModule(
     reservations,
     versions: deps.versions,
     links,
+    passwords,
     publicUrl: config.PUBLIC_URL,
   });
   const permanentLinks = new PermanentLinkService({ storage, distributions, releases, organizations });

@@ -1,9 +1,7 @@
 import {
-  badRequestBody,
   createDistributionInput,
   distributionListQuery,
   distributionRecord,
-  errorBody,
   updateDistributionInput,
   versionInstalls,
 } from "@tarmac/contracts";

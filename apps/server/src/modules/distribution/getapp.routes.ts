@@ -9,7 +9,6 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { withRetryAfter } from "../../http/retry-after.ts";
 import { sendStoredObject } from "../../http/send-stored-object.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { GetappService } from "./getapp.service.ts";
@@ -66,8 +65,7 @@ export function registerGetappRoutes(
         },
       },
     },
-    async (request, reply) =>
-      withRetryAfter(reply, () => getapp.unlock(request.params.key, request.body.password, request.ip)),
+    async (request) => getapp.unlock(request.params.key, request.body.password, request.ip),
   );
 
   routes.get(

@@ -14,7 +14,6 @@ import {
 } from "@tarmac/contracts";
 import type { Actor } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
-import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import { verifyPassword } from "../../platform/crypto/passwords.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationService, VersionRow } from "../application/application.service.ts";
@@ -31,10 +30,10 @@ import {
   type InstallReservations,
 } from "./install-reservations.service.ts";
 import { buildInstallManifest, itmsServicesLink } from "./lib/install-manifest.ts";
+import type { LinkPasswordGuard } from "./link-password-guard.ts";
 
 const iosAppType = 1;
 const accessTokenTtlSeconds = 3600;
-const unlockAttempts = { limit: 10, windowMs: 15 * 60 * 1000 };
 
 /** Files and manifests of an expired link are gone; the install limit is the reservations' to check. */
 function assertNotExpired(link: DistributionRow): void {
@@ -81,6 +80,7 @@ export interface GetappServiceDeps {
   reservations: InstallReservations;
   versions: VersionPresenter;
   links: InstallLinkSigner;
+  passwords: LinkPasswordGuard;
   publicUrl: string;
 }
 
@@ -139,9 +139,10 @@ export class GetappService {
   async unlock(key: string, password: string, clientAddress: string): Promise<UnlockResult> {
     const link = await this.findLink(key);
     if (link.access !== "password") throw AppError.badRequest("This link has no password.");
-    const { limit, windowMs } = unlockAttempts;
-    await enforceRateLimit(this.deps.db, `getapp-unlock:${link.id}:${clientAddress}`, limit, windowMs);
-    if (!(await verifyPassword(link.passwordHash, password))) {
+    const right = await this.deps.passwords.check(link, clientAddress, () =>
+      verifyPassword(link.passwordHash, password),
+    );
+    if (!right) {
       throw AppError.validation({ password: ["Incorrect password."] });
     }
     return {

@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
-import { withRetryAfter } from "../../http/retry-after.ts";
 import { maxDeviceReplyBytes } from "./lib/device-reply.ts";
 import type { UdidService } from "./udid.service.ts";
 
@@ -35,9 +34,7 @@ export function registerUdidRoutes(app: FastifyInstance, deps: { udid: UdidServi
       },
       async (request, reply) => {
         const actor = request.actor?.isActive ? request.actor : null;
-        const profile = await withRetryAfter(reply, () =>
-          udid.createProfile(actor?.userId ?? null, request.ip),
-        );
+        const profile = await udid.createProfile(actor?.userId ?? null, request.ip);
         return reply
           .type("application/x-apple-aspen-config")
           .header("content-disposition", 'attachment; filename="udid.mobileconfig"')

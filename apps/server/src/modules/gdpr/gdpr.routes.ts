@@ -2,7 +2,6 @@ import { dataExportCreated, dataExportList, errorBody } from "@tarmac/contracts"
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireActor } from "../../http/auth.ts";
-import { withRetryAfter } from "../../http/retry-after.ts";
 import type { GdprService } from "./gdpr.service.ts";
 
 const tags = ["profile"];
@@ -18,9 +17,7 @@ export function registerGdprRoutes(app: FastifyInstance, deps: { gdpr: GdprServi
       response: { 202: dataExportCreated, 401: errorBody, 429: errorBody },
     },
     handler: async (request, reply) => {
-      const created = await withRetryAfter(reply, () =>
-        deps.gdpr.requestExport(requireActor(request).userId),
-      );
+      const created = await deps.gdpr.requestExport(requireActor(request).userId);
       return reply.status(202).send(created);
     },
   });

@@ -1,5 +1,4 @@
 import {
-  badRequestBody,
   createOrganizationInput,
   deleteOrganizationInput,
   errorBody,

@@ -1,6 +1,4 @@
 import {
-  badRequestBody,
-  errorBody,
   sendToTestersInput,
   sendToTestersQuery,
   sendToTestersResult,
@@ -13,7 +11,6 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import { parseInput } from "../../http/parse-input.ts";
-import { withRetryAfter } from "../../http/retry-after.ts";
 import type { RecipientPickerService } from "./recipient-picker.service.ts";
 import type { SendBuildsService } from "./send-builds.service.ts";
 
@@ -67,7 +64,7 @@ export function registerSendBuildsRoutes(
     },
     async (request, reply) => {
       const { userId } = requireActiveActor(request);
-      const result = await withRetryAfter(reply, () => sends.send(userId, request.params.id, request.body));
+      const result = await sends.send(userId, request.params.id, request.body);
       return reply.status(202).send(result);
     },
   );

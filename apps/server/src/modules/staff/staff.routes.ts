@@ -1,5 +1,4 @@
 import {
-  badRequestBody,
   createMembershipInput,
   errorBody,
   membership,

@@ -1,7 +1,5 @@
 import {
-  badRequestBody,
   createTeamInput,
-  errorBody,
   orgTeam,
   orgTeamPage,
   team,

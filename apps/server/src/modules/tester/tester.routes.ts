@@ -1,11 +1,9 @@
 import {
   appMail,
   appQuery,
-  badRequestBody,
   createAppMailInput,
   createTesterGroupInput,
   createTesterInput,
-  errorBody,
   tester,
   testerCsvFields,
   testerCsvMaxBytes,

@@ -6,7 +6,6 @@ import type { BuildCommitService } from "./build-commit.service.ts";
 import { discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
 import { assertRoomForUpload, type PreloadTarget } from "./preload.service.ts";
 import type { BuildDeps } from "./upload-deps.ts";
-import { uploadError } from "./upload-errors.ts";
 import { receiveUpload, type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
 import type { UploadSlots } from "./upload-slots.ts";
 

@@ -1,6 +1,5 @@
 import {
   applicationRecord,
-  badRequestBody,
   errorBody,
   exchangeFileInput,
   preloadResult,

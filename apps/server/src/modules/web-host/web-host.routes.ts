@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../http/errors.ts";
+import { serverPath } from "../../platform/server-root.ts";
 
-export const defaultWebDistDir = fileURLToPath(new URL("../../../../web/dist", import.meta.url));
-const webPublicDir = fileURLToPath(new URL("../../../../web/public", import.meta.url));
+export const defaultWebDistDir = serverPath("..", "web", "dist");
+const webPublicDir = serverPath("..", "web", "public");
 const languages = new Set(["en", "de", "ru"]);
 
 export interface ClientConfig {

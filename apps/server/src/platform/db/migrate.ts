@@ -1,9 +1,9 @@
-import { fileURLToPath } from "node:url";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { serverPath } from "../server-root.ts";
 import type { DatabaseHandle } from "./client.ts";
 
-export const migrationsFolder = fileURLToPath(new URL("../../../migrations", import.meta.url));
+export const migrationsFolder = serverPath("migrations");
 
 /** Applies the committed SQL migrations; the same files serve PGlite and PostgreSQL. */
 export async function applyMigrations(handle: DatabaseHandle): Promise<void> {

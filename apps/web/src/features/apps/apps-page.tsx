@@ -1,7 +1,7 @@
 // The organization's applications (spec §2): search by title, platform filter, pages.
 import { Button, Group, SegmentedControl, Stack, TextInput } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import {
@@ -16,10 +16,10 @@ import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
 import { APP_TYPES, platformKey } from "../../ui/platform.ts";
+import { useSettledSearch } from "../../ui/use-settled-search.ts";
 import { AppsEmpty, AppsSkeleton, AppsTable } from "./apps-table.tsx";
 import { useUploadFlow } from "./upload/upload-context.tsx";
 
-export const SEARCH_DELAY_MS = 400;
 const ALL = "all";
 
 export function AppsPage() {
@@ -34,19 +34,12 @@ export function AppsPage() {
 function AppsList({ org }: { org: OrgData }) {
   const { t } = useTranslation();
   const flow = useUploadFlow();
-  const [typed, setTyped] = useState("");
-  const [title, setTitle] = useState("");
   const [mobileType, setMobileType] = useState<AppType | null>(null);
   const [page, setPage] = useState(1);
+  const resetPage = useCallback(() => setPage(1), []);
   const canCreate = isAdminRole(org.role);
 
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setTitle(typed.trim());
-      setPage(1);
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const { typed, setTyped, search: title } = useSettledSearch(resetPage);
 
   const filter: AppListFilter = { org: org.org_id, title, mobileType, page };
   const query = useQuery({

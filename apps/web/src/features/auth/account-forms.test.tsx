@@ -95,7 +95,7 @@ describe("account forms", () => {
     ]);
   });
 
-  it("update-password takes the code from the link and refuses differing passwords", async () => {
+  it("update-password takes the code from the link, refuses differing passwords and can revoke API keys", async () => {
     const calls = stubServer(200, {});
     const user = userEvent.setup();
     renderApp("/update-password?code=XYZ-123");
@@ -109,6 +109,7 @@ describe("account forms", () => {
 
     await user.clear(screen.getByLabelText(/^Repeat the new password/));
     await user.type(screen.getByLabelText(/^Repeat the new password/), "first-choice-1");
+    await user.click(screen.getByRole("checkbox", { name: /Also revoke my API keys/ }));
     await user.click(screen.getByRole("button", { name: "Save the new password" }));
     expect(
       await screen.findByText("Your password has been changed. You can now log in with it."),
@@ -117,7 +118,7 @@ describe("account forms", () => {
       {
         method: "POST",
         url: "/api/user/password/update/",
-        body: { code: "XYZ-123", password: "first-choice-1" },
+        body: { code: "XYZ-123", password: "first-choice-1", revoke_api_keys: true },
       },
     ]);
   });

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from "@mantine/core";
+import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -20,14 +20,15 @@ export function UpdatePasswordPage() {
   const [code, setCode] = useState(codeFromLink);
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
+  const [revokeApiKeys, setRevokeApiKeys] = useState(false);
   const [mismatch, setMismatch] = useState(false);
   const [done, setDone] = useState(false);
   const formErrors = useFormErrors(UPDATE_FIELDS);
   const { errors } = formErrors;
 
   const update = useMutation({
-    mutationFn: (input: { code: string; password: string }) =>
-      requestPasswordUpdate(input.code, input.password),
+    mutationFn: (input: { code: string; password: string; revokeApiKeys: boolean }) =>
+      requestPasswordUpdate(input.code, input.password, input.revokeApiKeys),
     onSuccess: () => setDone(true),
     onError: formErrors.showError,
   });
@@ -38,7 +39,7 @@ export function UpdatePasswordPage() {
     const passwordsDiffer = password !== confirmation;
     setMismatch(passwordsDiffer);
     if (passwordsDiffer) return;
-    update.mutate({ code: code.trim(), password });
+    update.mutate({ code: code.trim(), password, revokeApiKeys });
   };
 
   return (
@@ -81,6 +82,12 @@ export function UpdatePasswordPage() {
                   onChange={(event) => setConfirmation(event.currentTarget.value)}
                   error={mismatch ? t("validation.password_mismatch") : undefined}
                   visibilityToggleButtonProps={{ "aria-label": t("fields.toggle_password") }}
+                />
+                <Checkbox
+                  label={t("update_password.revoke_api_keys")}
+                  description={t("update_password.revoke_api_keys_hint")}
+                  checked={revokeApiKeys}
+                  onChange={(event) => setRevokeApiKeys(event.currentTarget.checked)}
                 />
                 <Button type="submit" fullWidth size="md" loading={update.isPending}>
                   {t("update_password.submit")}

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Menu, Paper, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData, Profile } from "../../api/account.ts";
 import { useDashboard } from "../../api/dashboard-context.tsx";
@@ -22,10 +22,9 @@ import { PageControls } from "../../ui/page-controls.tsx";
 import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { ROLE_COLORS, roleKey } from "../../ui/role-labels.ts";
+import { useSettledSearch } from "../../ui/use-settled-search.ts";
 import { AddUserDialog } from "./add-user-dialog.tsx";
 import { EditMemberDialog } from "./edit-member-dialog.tsx";
-
-const SEARCH_DELAY_MS = 400;
 
 export function StaffPage() {
   const { t } = useTranslation();
@@ -41,21 +40,14 @@ export function StaffPage() {
 function StaffList({ profile, org }: { profile: Profile; org: OrgData }) {
   const { t } = useTranslation();
   const { refreshProfile } = useDashboard();
-  const [typed, setTyped] = useState("");
-  const [search, setSearch] = useState("");
   const [page, setPage] = useState(1);
+  const resetPage = useCallback(() => setPage(1), []);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Membership | null>(null);
   const [removing, setRemoving] = useState<Membership | null>(null);
   const manage = isAdminRole(org.role);
 
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(typed.trim());
-      setPage(1);
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const { typed, setTyped, search } = useSettledSearch(resetPage);
 
   const query = useQuery({
     queryKey: staffKeys.list(org.org_id, page, search),

@@ -134,6 +134,22 @@ describe("profile page", () => {
     expect(calls.find((call) => call.method === "DELETE")?.body).toEqual({ password: "pw-123456789" });
   });
 
+  it("signs out everywhere after confirmation and returns to the sign-in page", async () => {
+    const { calls } = serveProfilePage({ "POST /api/user/logout/everywhere/": { status: 204, body: null } });
+    const user = userEvent.setup();
+    renderApp("/dashboard/profile");
+    const section = (await screen.findByRole("heading", { name: "Sessions and API keys" })).closest(
+      "section",
+    );
+    await user.click(within(section as HTMLElement).getByRole("button", { name: "Sign out everywhere" }));
+    const dialog = await screen.findByRole("dialog", { name: "Sign out everywhere?" });
+    expect(calls.some((call) => call.url === "/api/user/logout/everywhere/")).toBe(false);
+    await user.click(within(dialog).getByRole("button", { name: "Sign out everywhere" }));
+    expect(await screen.findByRole("heading", { name: /Sign in|Log in/ })).toBeTruthy();
+    expect(calls.filter((call) => call.url === "/api/user/logout/everywhere/")).toHaveLength(1);
+    expect(getToken()).toBeNull();
+  });
+
   it("requests a data export and links a finished one", async () => {
     let requested = false;
     serveProfilePage({

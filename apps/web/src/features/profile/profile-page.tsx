@@ -5,6 +5,7 @@ import { ApiKeySection } from "./api-key-section.tsx";
 import { DataExportSection } from "./data-export-section.tsx";
 import { DeleteAccountSection } from "./delete-account-section.tsx";
 import { NamesForm, PasswordForm } from "./profile-forms.tsx";
+import { SignOutEverywhereSection } from "./sign-out-everywhere-section.tsx";
 import { TwoFactorSection } from "./two-factor-section.tsx";
 
 export function ProfilePage() {
@@ -25,6 +26,9 @@ export function ProfilePage() {
             </Section>
             <Section title={t("apikey.title")}>
               <ApiKeySection profile={profile} org={org} />
+            </Section>
+            <Section title={t("sessions.title")}>
+              <SignOutEverywhereSection />
             </Section>
             <Section title={t("export.title")}>
               <DataExportSection />

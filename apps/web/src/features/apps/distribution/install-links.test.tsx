@@ -50,7 +50,7 @@ describe("install links on the Distribution tab", () => {
     await user.click(within(dialog).getByRole("combobox", { name: "Build" }));
     await user.click(await screen.findByRole("option", { name: "1.2.0 (42)", hidden: true }));
     await user.click(within(dialog).getByText("With password"));
-    await user.type(within(dialog).getByLabelText(/^Password/), "s3cret");
+    await user.type(within(dialog).getByLabelText(/^Password/), "s3cret-pass");
     const expiry = within(dialog).getByLabelText(/^Valid until/);
     await user.type(expiry, "2026-12-31");
     const limit = within(dialog).getByRole("textbox", { name: /Install limit/ });
@@ -62,7 +62,7 @@ describe("install links on the Distribution tab", () => {
       app: 1,
       version: 100,
       access: "password",
-      password: "s3cret",
+      password: "s3cret-pass",
       expires_at: "2026-12-31T23:59:59Z",
       install_limit: 25,
     });

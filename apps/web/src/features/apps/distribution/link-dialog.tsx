@@ -11,7 +11,7 @@ import {
   TextInput,
 } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DistributionAccess } from "@tarmac/contracts";
+import { type DistributionAccess, minLinkPasswordLength } from "@tarmac/contracts";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Version } from "../../../api/applications.ts";
@@ -120,7 +120,7 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
               label={t("distribution.password")}
               description={link?.has_password ? t("distribution.password_keep") : undefined}
               required={needsPassword}
-              minLength={4}
+              minLength={minLinkPasswordLength}
               autoComplete="new-password"
               value={password}
               onChange={(event) => setPassword(event.currentTarget.value)}

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { freePort, type ServerProcess, startServer, waitForHealth } from "./helpers/server-process.ts";
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
-
 // Several processes sharing one database need PostgreSQL (the embedded one belongs to one
-// process); CI runs the server suite a second time on PostgreSQL, where this runs.
-describe.runIf(Boolean(databaseUrl))("a deploy starting many processes at once", () => {
+// process): *.pg.test.ts files run only in the PostgreSQL pass (see vitest.config.ts).
+const databaseUrl = process.env.TEST_DATABASE_URL as string;
+
+describe("a deploy starting many processes at once", () => {
   it("migrates an empty database once while web and worker processes all come up", async () => {
     const { openPostgres } = await import("../src/platform/db/client.ts");
     const name = `tarmac_race_${process.pid}_${Date.now()}`;
-    const admin = await openPostgres(databaseUrl as string, 1);
+    const admin = await openPostgres(databaseUrl, 1);
     await admin.sql.executeSql(`create database ${name}`);
     const servers: ServerProcess[] = [];
     try {

@@ -1,0 +1,1 @@
+ALTER TABLE "login_throttle" ADD COLUMN "strikes" integer DEFAULT 0 NOT NULL;
