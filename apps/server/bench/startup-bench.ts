@@ -36,11 +36,16 @@ async function startOnce(args: readonly string[], dataDir: string, port: number)
   const child = spawn(process.execPath, [...args], {
     cwd: serverDir,
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
-    stdio: "ignore",
+    stdio: ["ignore", "ignore", "pipe"],
   });
+  let errors = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${errors}`);
       const ok = await fetch(`http://127.0.0.1:${port}/api/health/ready/`)
         .then((response) => response.ok)
         .catch(() => false);
@@ -52,8 +57,7 @@ async function startOnce(args: readonly string[], dataDir: string, port: number)
     await new Promise((resolve) => setTimeout(resolve, 3000));
     return { readyMs, idleRssMiB: residentMiB(child.pid as number) };
   } finally {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
+    if (child.exitCode === null) child.kill("SIGTERM");
     await exited;
   }
 }

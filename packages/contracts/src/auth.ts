@@ -30,11 +30,23 @@ export const activateInput = z
 export type ActivateInput = z.infer<typeof activateInput>;
 
 export const loginQuery = z.object({ m: z.string().optional() });
-export const loginInput = z.object({
-  email: z.string().trim().min(1).max(254),
-  password: z.string().min(1).max(1024),
-  otp: z.string().max(64).optional(),
-});
+/**
+ * `{email, password}`, or Updraft's `{username, password}`; the second factor as `otp` or as
+ * Updraft's `token`. Either name of a pair is accepted, so scripts written for either work.
+ */
+export const loginInput = z
+  .object({
+    email: z.string().trim().min(1).max(254).optional(),
+    username: z.string().trim().min(1).max(254).optional(),
+    password: z.string().min(1).max(1024),
+    otp: z.string().max(64).optional(),
+    token: z.string().max(64).optional(),
+  })
+  .superRefine((input, context) => {
+    if (input.email === undefined && input.username === undefined) {
+      context.addIssue({ code: "custom", path: ["email"], message: "This field is required." });
+    }
+  });
 export type LoginInput = z.infer<typeof loginInput>;
 export const loginResponse = z.union([
   z.object({ token: z.string() }),

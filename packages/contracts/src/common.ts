@@ -19,3 +19,13 @@ export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).optional(),
 });
+
+/**
+ * Which organization a request means: `org` (its id), or `subdomain`; with neither, the caller's
+ * only organization (a caller in several gets a 400 asking for `org`).
+ */
+export const organizationSelector = z.object({
+  org: z.coerce.number().int().positive().optional(),
+  subdomain: z.string().trim().min(1).max(63).optional(),
+});
+export type OrganizationSelector = z.infer<typeof organizationSelector>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { organizationSelector } from "./common.ts";
 
 /** A plan as offered on the pricing page: space in MB, price in major units, 0 limits = unlimited. */
 export const tariff = z
@@ -18,7 +19,7 @@ export type Tariff = z.infer<typeof tariff>;
 
 export const tariffList = z.array(tariff);
 
-export const usageQuery = z.object({ org: z.coerce.number().int().positive() });
+export const usageQuery = organizationSelector;
 
 /** An organization's plan data (spec §3): usage against limits, 0 = unlimited, space in MB with two decimals. */
 export const usageCounters = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageOf } from "./common.ts";
+import { organizationSelector, pageOf } from "./common.ts";
 
 const idList = z.array(z.number().int().positive()).max(1000);
 const nameField = z.string().trim().max(150, "Ensure this field has no more than 150 characters.");
@@ -32,8 +32,7 @@ export const membershipWithApiKey = membership.extend({ api_key: z.string() });
 export type MembershipWithApiKey = z.infer<typeof membershipWithApiKey>;
 export const membershipPage = pageOf(membership);
 
-export const membershipListQuery = z.object({
-  org: z.coerce.number().int().positive(),
+export const membershipListQuery = organizationSelector.extend({
   s: z.string().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).optional(),
@@ -84,15 +83,13 @@ export const orgUser = z.object({
 export type OrgUser = z.infer<typeof orgUser>;
 export const orgUserPage = pageOf(orgUser);
 
-export const orgUsersQuery = z.object({
-  org: z.coerce.number().int().positive(),
+export const orgUsersQuery = organizationSelector.extend({
   search: z.string().trim().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(100).optional(),
 });
 
-export const teamsUsersSearchQuery = z.object({
-  org: z.coerce.number().int().positive(),
+export const teamsUsersSearchQuery = organizationSelector.extend({
   s: z.string().trim().max(200).default(""),
 });
 

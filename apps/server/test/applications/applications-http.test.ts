@@ -68,6 +68,38 @@ describe("applications over HTTP", () => {
     expect(await ids("/api/m/applications/", owner.token)).toEqual([unreleased.id, staging.id, prod.id]);
   });
 
+  it("answers every method of the mobile area for apps the caller may install, 404 for others", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const project = await createProject(t, organization.id);
+    const released = await createApp(t, organization.id, { projectId: project.id });
+    const unreleased = await createApp(t, organization.id, { projectId: project.id, appType: 1 });
+    const empty = await createApp(t, organization.id, { projectId: project.id, appType: 2 });
+    await createVersion(t, released);
+    await createVersion(t, unreleased, { readyToSale: false });
+    const tester = await addMember(t, organization.id, 5);
+    await addProjectMember(t, project.id, tester.user.id, { role: 5 });
+    const call = (method: "GET" | "PATCH" | "DELETE", url: string, token: string, payload?: object) =>
+      t.app.inject({ method, url, headers: authHeader(token), ...(payload ? { payload } : {}) });
+
+    const one = await call("GET", `/api/m/applications/${released.id}/?builds=1`, tester.token);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({ id: released.id, builds: { count: 1 } });
+    // An unreleased build is not installable for a tester; an app without builds for no one.
+    expect((await call("GET", `/api/m/applications/${unreleased.id}/`, tester.token)).statusCode).toBe(404);
+    expect((await call("GET", `/api/applications/${unreleased.id}/`, tester.token)).statusCode).toBe(200);
+    expect((await call("GET", `/api/m/applications/${unreleased.id}/`, owner.token)).statusCode).toBe(200);
+    expect((await call("GET", `/api/m/applications/${empty.id}/`, owner.token)).statusCode).toBe(404);
+    // Writes keep the app rules: a tester may not change the app, the owner may.
+    const byTester = await call("PATCH", `/api/m/applications/${released.id}/`, tester.token, { title: "X" });
+    expect(byTester.statusCode).toBe(403);
+    const renamed = await call("PATCH", `/api/m/applications/${released.id}/`, owner.token, {
+      title: "Renamed",
+    });
+    expect(renamed.json()).toMatchObject({ title: "Renamed" });
+    expect((await call("DELETE", `/api/m/applications/${empty.id}/`, owner.token)).statusCode).toBe(404);
+    expect((await call("DELETE", `/api/m/applications/${released.id}/`, owner.token)).statusCode).toBe(204);
+  });
+
   it("returns one app with builds and environments, and the caller's role", async () => {
     const { organization, owner } = await createOrganization(t);
     const project = await createProject(t, organization.id);

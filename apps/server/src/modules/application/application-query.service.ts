@@ -104,6 +104,18 @@ export class ApplicationQueryService {
     return { count: page.count, results };
   }
 
+  /**
+   * 404 unless the caller may install the app (the mobile area's rule): it has a ready current
+   * build, and a released one for roles that see only released builds.
+   */
+  async assertInstallable(userId: number, appId: number): Promise<void> {
+    const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    const current = app.currentVersionId ? await findVersion(this.deps.db, app.currentVersionId) : null;
+    const installable =
+      current?.state === "ready" && (!seesOnlyReleasedBuilds(member.role) || current.readyToSale);
+    if (!installable) throw AppError.notFound();
+  }
+
   async getDetail(
     userId: number,
     appId: number,

@@ -61,29 +61,6 @@ export function registerApplicationRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { queries, updates, deletions, ports } = deps;
 
-  routes.post(
-    "/api/applications/",
-    {
-      ...signedIn,
-      schema: {
-        tags,
-        summary:
-          "Confirm a preload: a new app, or with ?app= a new version (202 {task_id} while an AAB converts)",
-        querystring: z.object({
-          app: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-        }),
-        body: createAppInput,
-        response: { 201: applicationRecord, 202: taskAccepted, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const actor = requireActiveActor(request);
-      const outcome = await ports.confirmBuild(actor.userId, request.body, request.query.app);
-      if (outcome.status === 202) return reply.status(202).send({ task_id: outcome.taskId });
-      return reply.status(201).send(outcome.record);
-    },
-  );
-
   for (const [url, installable] of [
     ["/api/applications/", false],
     ["/api/m/applications/", true],
@@ -115,87 +92,130 @@ export function registerApplicationRoutes(
     );
   }
 
-  routes.get(
-    "/api/applications/:id/",
-    {
-      schema: {
-        tags,
-        summary:
-          "One app (?builds=1 adds the first page of builds, ?showenvall=1 its environments, ?distribs=1 its install links, ?distrib_details={id} one link)",
-        params: idParams,
-        querystring: z.object({
-          builds: flag,
-          showenvall: flag,
-          distribs: flag,
-          distrib_details: z.coerce.number().int().positive().optional(),
-        }),
-        response: { 200: applicationDetail, ...errors },
+  // The mobile area (/api/m/applications/) answers the same calls with the same rules, limited to
+  // apps the caller may install: any other app is 404 there.
+  for (const [prefix, installable] of [
+    ["/api/applications/", false],
+    ["/api/m/applications/", true],
+  ] as const) {
+    const installableOnly = installable
+      ? {
+          preHandler: async (request: FastifyRequest) => {
+            const { userId } = requireActiveActor(request);
+            const id = (request.params as { id?: number }).id ?? (request.query as { app?: number }).app;
+            if (id !== undefined) await queries.assertInstallable(userId, id);
+          },
+        }
+      : {};
+    routes.post(
+      prefix,
+      {
+        ...signedIn,
+        ...installableOnly,
+        schema: {
+          tags,
+          summary:
+            "Confirm a preload: a new app, or with ?app= a new version (202 {task_id} while an AAB converts)",
+          querystring: z.object({
+            app: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+          }),
+          body: createAppInput,
+          response: { 201: applicationRecord, 202: taskAccepted, ...errors },
+        },
       },
-    },
-    async (request) => {
-      const { userId } = requireActiveActor(request);
-      const { id } = request.params;
-      const detail = await queries.getDetail(userId, id, { showAllEnvironments: request.query.showenvall });
-      if (request.query.builds) {
-        const params = pageParams({}, 20);
-        const page = await queries.listBuilds(userId, id, params);
-        detail.builds = toPage(
-          { url: `/api/applications/${id}/builds/` },
-          deps.publicUrl,
-          params,
-          page.count,
-          page.results,
-        );
-      }
-      const { distribs, distrib_details: only } = request.query;
-      if (distribs || only) {
-        detail.distribution = await ports.appDistributions(userId, id, only ?? null);
-      }
-      return detail;
-    },
-  );
+      async (request, reply) => {
+        const actor = requireActiveActor(request);
+        const outcome = await ports.confirmBuild(actor.userId, request.body, request.query.app);
+        if (outcome.status === 202) return reply.status(202).send({ task_id: outcome.taskId });
+        return reply.status(201).send(outcome.record);
+      },
+    );
 
-  for (const method of ["PUT", "PATCH"] as const) {
-    routes.route({
-      method,
-      url: "/api/applications/:id/",
-      schema: {
-        tags,
-        summary:
-          method === "PUT"
-            ? "Change an app (?newappkey=1 rotates its app key)"
-            : "Change some of an app's fields",
-        params: idParams,
-        querystring: z.object({ newappkey: flag }),
-        // ?newappkey=1 is sent without a body.
-        body: updateAppInput.nullish(),
-        response: { 200: applicationDetail, ...errors },
+    routes.get(
+      `${prefix}:id/`,
+      {
+        ...installableOnly,
+        schema: {
+          tags,
+          summary:
+            "One app (?builds=1 adds the first page of builds, ?showenvall=1 its environments, ?distribs=1 its install links, ?distrib_details={id} one link)",
+          params: idParams,
+          querystring: z.object({
+            builds: flag,
+            showenvall: flag,
+            distribs: flag,
+            distrib_details: z.coerce.number().int().positive().optional(),
+          }),
+          response: { 200: applicationDetail, ...errors },
+        },
       },
-      handler: async (request) => {
+      async (request) => {
         const { userId } = requireActiveActor(request);
-        if (method === "PUT" && request.query.newappkey)
-          return updates.rotateAppKey(userId, request.params.id);
-        return updates.update(userId, request.params.id, request.body ?? {});
+        const { id } = request.params;
+        const detail = await queries.getDetail(userId, id, { showAllEnvironments: request.query.showenvall });
+        if (request.query.builds) {
+          const params = pageParams({}, 20);
+          const page = await queries.listBuilds(userId, id, params);
+          detail.builds = toPage(
+            { url: `${prefix}${id}/builds/` },
+            deps.publicUrl,
+            params,
+            page.count,
+            page.results,
+          );
+        }
+        const { distribs, distrib_details: only } = request.query;
+        if (distribs || only) {
+          detail.distribution = await ports.appDistributions(userId, id, only ?? null);
+        }
+        return detail;
       },
-    });
-  }
+    );
 
-  routes.delete(
-    "/api/applications/:id/",
-    {
-      schema: {
-        tags,
-        summary: "Delete an app (?all=1: every app of its project and the project)",
-        params: idParams,
-        querystring: z.object({ all: flag }),
-        response: { 204: noContent, ...errors },
+    for (const method of ["PUT", "PATCH"] as const) {
+      routes.route({
+        method,
+        url: `${prefix}:id/`,
+        ...installableOnly,
+        schema: {
+          tags,
+          summary:
+            method === "PUT"
+              ? "Change an app (?newappkey=1 rotates its app key)"
+              : "Change some of an app's fields",
+          params: idParams,
+          querystring: z.object({ newappkey: flag }),
+          // ?newappkey=1 is sent without a body.
+          body: updateAppInput.nullish(),
+          response: { 200: applicationDetail, ...errors },
+        },
+        handler: async (request) => {
+          const { userId } = requireActiveActor(request);
+          if (method === "PUT" && request.query.newappkey)
+            return updates.rotateAppKey(userId, request.params.id);
+          return updates.update(userId, request.params.id, request.body ?? {});
+        },
+      });
+    }
+
+    routes.delete(
+      `${prefix}:id/`,
+      {
+        ...installableOnly,
+        schema: {
+          tags,
+          summary: "Delete an app (?all=1: every app of its project and the project)",
+          params: idParams,
+          querystring: z.object({ all: flag }),
+          response: { 204: noContent, ...errors },
+        },
       },
-    },
-    async (request, reply) => {
-      await deletions.deleteApp(requireActiveActor(request).userId, request.params.id, request.query.all);
-      return reply.status(204).send(null);
-    },
-  );
+      async (request, reply) => {
+        await deletions.deleteApp(requireActiveActor(request).userId, request.params.id, request.query.all);
+        return reply.status(204).send(null);
+      },
+    );
+  }
 
   routes.get(
     "/api/applications/:id/builds/",

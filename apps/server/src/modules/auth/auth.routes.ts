@@ -105,9 +105,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     },
     handler: async (request, reply) => {
       const result = await deps.login.login({
-        email: request.body.email,
+        email: (request.body.email ?? request.body.username) as string,
         password: request.body.password,
-        otp: request.body.otp,
+        otp: request.body.otp ?? request.body.token,
         mobileApp: request.query.m === "1",
         clientAddress: request.ip,
       });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
 import { memberships, organizations } from "./organization.tables.ts";
@@ -26,6 +26,22 @@ function selectLiveMemberships(db: Database, userId: number, organizationId?: nu
     .from(memberships)
     .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
     .where(liveMembershipCondition(userId, organizationId));
+}
+
+/** The live membership in the organization with this subdomain (case-insensitive). */
+export async function findLiveMembershipBySubdomain(db: Database, userId: number, subdomain: string) {
+  const [row] = await db
+    .select(membershipView)
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(
+      and(
+        liveMembershipCondition(userId),
+        eq(sql`lower(${organizations.subdomain})`, subdomain.toLowerCase()),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }
 
 /** A membership in an organization that is not being deleted. */

@@ -4,12 +4,14 @@
  * membership (or an organization being deleted) reads as "not found", so another
  * organization's objects never reveal that they exist.
  */
+import type { OrganizationSelector } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import {
   countMembers,
   deleteMembership,
   findLiveMembership,
+  findLiveMembershipBySubdomain,
   findMemberRow,
   findMemberRowOfUser,
   findMemberUserIds,
@@ -49,6 +51,29 @@ export class MembershipService {
     const found = await findLiveMembership(db, userId, organizationId);
     if (!found) throw AppError.notFound();
     return found;
+  }
+
+  /**
+   * The membership a request means (see organizationSelector): `org`, else the organization
+   * with `subdomain`, else the caller's only one. 404 when the caller is not a member there; 400
+   * asking for `org` when the caller belongs to several and named none.
+   */
+  async resolveMembership(userId: number, selector: OrganizationSelector): Promise<MemberContext> {
+    if (selector.org !== undefined) return this.getMembership(userId, selector.org);
+    if (selector.subdomain !== undefined) {
+      const found = await findLiveMembershipBySubdomain(this.deps.db, userId, selector.subdomain);
+      if (!found) throw AppError.notFound();
+      return found;
+    }
+    const all = await listLiveMemberships(this.deps.db, userId);
+    if (all.length === 1) return all[0] as MemberContext;
+    if (all.length === 0) throw AppError.notFound();
+    throw AppError.validation({ org: ["This field is required."] });
+  }
+
+  /** The organization id a request means; see resolveMembership. */
+  async resolveOrganizationId(userId: number, selector: OrganizationSelector): Promise<number> {
+    return (await this.resolveMembership(userId, selector)).organizationId;
   }
 
   /** The user's memberships in organizations that are not being deleted. */

@@ -3,7 +3,7 @@
  * reads them against the plan's limits. Counters move in the same transaction as the rows they
  * count, under the organization lock.
  */
-import type { OrganizationUsage } from "@tarmac/contracts";
+import type { OrganizationSelector, OrganizationUsage } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { bytesToMb, isUsageCritical, type PlanService } from "../plan/plan.service.ts";
@@ -49,9 +49,9 @@ export class OrganizationUsageService {
     return addUsage(db, organizationId, delta);
   }
 
-  async getUsage(actorUserId: number, organizationId: number): Promise<OrganizationUsage> {
-    await this.deps.membership.getMembership(actorUserId, organizationId);
-    return this.readUsage(organizationId);
+  async getUsage(actorUserId: number, selector: OrganizationSelector): Promise<OrganizationUsage> {
+    const member = await this.deps.membership.resolveMembership(actorUserId, selector);
+    return this.readUsage(member.organizationId);
   }
 
   /** Usage without a membership check, for services that have already made it. */

@@ -202,7 +202,7 @@ export function registerOrganizationRoutes(
     },
     async (request) => {
       const actor = requireActiveActor(request);
-      return usage.getUsage(actor.userId, request.query.org);
+      return usage.getUsage(actor.userId, request.query);
     },
   );
 }

@@ -3,7 +3,7 @@
  * two-factor reset, the member's own API key) and the user directory of an organization.
  * The account changes themselves are the accounts part's; this decides who may ask.
  */
-import type { Membership, TeamsUsersSearchResult } from "@tarmac/contracts";
+import type { Membership, OrganizationSelector, TeamsUsersSearchResult } from "@tarmac/contracts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { AccountService } from "../auth/account.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
@@ -52,10 +52,14 @@ export class StaffActionsService {
     return { two_factor_enabled: false };
   }
 
-  async listOrgUsers(actorUserId: number, query: { org: number; search?: string }, params: PageParams) {
-    const actor = await this.deps.membership.getMembership(actorUserId, query.org);
+  async listOrgUsers(
+    actorUserId: number,
+    query: OrganizationSelector & { search?: string },
+    params: PageParams,
+  ) {
+    const actor = await this.deps.membership.resolveMembership(actorUserId, query);
     assertAllowed(actor, "staff:search-directory");
-    const { count, rows } = await this.deps.membership.listMembers(query.org, {
+    const { count, rows } = await this.deps.membership.listMembers(actor.organizationId, {
       search: query.search || undefined,
       limit: params.pageSize,
       offset: params.offset,
@@ -75,12 +79,12 @@ export class StaffActionsService {
 
   async searchTeamsAndUsers(
     actorUserId: number,
-    query: { org: number; s: string },
+    query: OrganizationSelector & { s: string },
   ): Promise<TeamsUsersSearchResult> {
-    const actor = await this.deps.membership.getMembership(actorUserId, query.org);
+    const actor = await this.deps.membership.resolveMembership(actorUserId, query);
     assertAllowed(actor, "staff:search-directory");
-    const teams = await this.deps.teams.searchTeams(query.org, query.s, searchLimit);
-    const { rows } = await this.deps.membership.listMembers(query.org, {
+    const teams = await this.deps.teams.searchTeams(actor.organizationId, query.s, searchLimit);
+    const { rows } = await this.deps.membership.listMembers(actor.organizationId, {
       search: query.s || undefined,
       limit: searchLimit,
       offset: 0,

@@ -3,7 +3,12 @@
  * which role, teams and projects; adding people (inviting unknown e-mails) within the plan's
  * user limit; and the per-member account actions admins may take.
  */
-import type { CreateMembershipInput, Membership, PatchMembershipInput } from "@tarmac/contracts";
+import type {
+  CreateMembershipInput,
+  Membership,
+  OrganizationSelector,
+  PatchMembershipInput,
+} from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
@@ -46,18 +51,18 @@ export class StaffService {
 
   async list(
     actorUserId: number,
-    filter: { org: number; s?: string },
+    filter: OrganizationSelector & { s?: string },
     params: PageParams,
   ): Promise<{ count: number; results: Membership[] }> {
-    const member = await this.deps.membership.getMembership(actorUserId, filter.org);
-    const { count, rows } = await this.deps.membership.listMembers(filter.org, {
+    const member = await this.deps.membership.resolveMembership(actorUserId, filter);
+    const { count, rows } = await this.deps.membership.listMembers(member.organizationId, {
       onlyUserIds: await this.visibleUserIds(member),
       search: filter.s || undefined,
       limit: params.pageSize,
       offset: params.offset,
       order: "role",
     });
-    return { count, results: await this.present(filter.org, rows) };
+    return { count, results: await this.present(member.organizationId, rows) };
   }
 
   async get(actorUserId: number, membershipId: number): Promise<Membership> {
