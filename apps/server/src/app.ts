@@ -49,7 +49,11 @@ export function createModules(platform: Platform) {
     ...team.services,
     ...application.services,
   });
-  const upload = createUploadModule(platform, { ...common, ...application.services });
+  const upload = createUploadModule(platform, {
+    ...common,
+    ...application.services,
+    installPage: (app) => distribution.services.distributions.installPageOf(app),
+  });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
   const distribution = createDistributionModule(platform, {
     ...organization.services,

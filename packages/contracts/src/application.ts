@@ -50,6 +50,12 @@ export const version = z
     git_branch: z.string().nullable(),
     git_tag: z.string().nullable(),
     git_commit: z.string().nullable(),
+    /** The repository CI named (a web URL links branch, tag and commit on the app page). */
+    git_url: z.string().nullable(),
+    /** Who built it, as CI said: "CI", "Fastlane", "Gradle", "bitrise", ... */
+    build_type: z.string().nullable(),
+    /** The bundle version CI read from the build (fastlane: CFBundleVersion). */
+    custom_bundle_version: z.string().nullable(),
     uploaded_by: userSummary.nullable(),
     download_count: z.number().int(),
     install_count: z.number().int(),
@@ -112,6 +118,13 @@ export const applicationRecord = z
   })
   .meta({ id: "Application" });
 export type ApplicationRecord = z.infer<typeof applicationRecord>;
+
+/** A CI upload's answer: the app, plus what Updraft's clients read (`success`, `public_link`). */
+export const ciUploadResult = applicationRecord.extend({
+  success: z.literal("ok"),
+  /** The app's install page, whatever is uploaded next. */
+  public_link: z.string(),
+});
 export const applicationPage = pageOf(applicationRecord);
 
 /** GET /{id}/ variants add these. */

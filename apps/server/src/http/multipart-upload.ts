@@ -51,18 +51,21 @@ export function multipartUploadSource(
       let file: Awaited<ReturnType<typeof onFile>> | undefined;
       let seenFile = false;
       for await (const part of readParts(request, options.maxFileBytes)) {
+        // Some CI clients pass `-F name=value` to curl as one argument, so names arrive as
+        // " name": a name is matched without its surrounding spaces.
+        const name = part.fieldname.trim();
         if (part.type === "field") {
-          fields[part.fieldname] = checkedField(part.fieldname, String(part.value));
+          fields[name] = checkedField(name, String(part.value));
           continue;
         }
-        if (seenFile || !options.fileFields.includes(part.fieldname)) {
+        if (seenFile || !options.fileFields.includes(name)) {
           part.file.resume();
-          throw AppError.validation({ [part.fieldname]: ["Unexpected file."] });
+          throw AppError.validation({ [name]: ["Unexpected file."] });
         }
         seenFile = true;
         const incoming: IncomingFile = {
-          fieldName: part.fieldname,
-          fileName: checkedField(part.fieldname, part.filename),
+          fieldName: name,
+          fileName: checkedField(name, part.filename),
           contentType: part.mimetype,
           body: part.file,
           truncated: () => part.file.truncated,

@@ -57,8 +57,14 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
       git_commit: "abc123",
       ready_to_sale: "false",
     });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ id: app.id, new_version: "1.0.1", count_versions: 2 });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: app.id,
+      new_version: "1.0.1",
+      count_versions: 2,
+      success: "ok",
+      public_link: expect.stringMatching(/^http:\/\/tarmac\.test\/getapp\/\w+/),
+    });
     expect(response.json().current_version).toMatchObject({
       whats_new: "From CI",
       git_branch: "main",
@@ -74,7 +80,12 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
     const app = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
     const apiKey = await t.services.tokens.issueApiKey(owner.user.id);
     const again = await ciUpload(app.app_key, apiKey, { ...fixture("android/localized.apk"), field: "app" });
-    expect(again.json()).toEqual({ error_code: 2, detail: "THIS VERSION ALREADY EXISTS" });
+    expect(again.json()).toEqual({
+      status: "fail",
+      code: 2,
+      error_code: 2,
+      detail: "THIS VERSION ALREADY EXISTS",
+    });
     const other = await ciUpload(app.app_key, apiKey, { ...fixture("android/modern.apk"), field: "app" });
     expect(other.json().error_code).toBe(4);
     const accepted = await ciUpload(
@@ -85,7 +96,7 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
         unique_app_id_changed: "true",
       },
     );
-    expect(accepted.statusCode).toBe(201);
+    expect(accepted.statusCode).toBe(200);
     // Refused uploads leave no file behind: only the two accepted builds (and their icons) remain.
     const rows = await t.database.db.select().from(versions).where(eq(versions.applicationId, app.id));
     expect(rows).toHaveLength(2);

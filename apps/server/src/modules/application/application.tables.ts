@@ -120,6 +120,12 @@ export const versions = pgTable(
     gitBranch: text("git_branch"),
     gitTag: text("git_tag"),
     gitCommit: text("git_commit"),
+    /** The repository the build came from, as CI sent it (a web URL is linked on the app page). */
+    gitUrl: text("git_url"),
+    /** Who built it, as CI said: "CI", "Fastlane", "Gradle", "bitrise", ... */
+    buildType: text("build_type"),
+    /** The bundle version CI read from the build (fastlane sends CFBundleVersion). */
+    customBundleVersion: text("custom_bundle_version"),
     uploadedBy: bigint("uploaded_by", { mode: "number" }).references(() => users.id, {
       onDelete: "set null",
     }),

@@ -90,6 +90,11 @@ export class DistributionService {
     return tx ? create(tx) : this.deps.db.transaction(create);
   }
 
+  /** The address of the app's install page (its permanent link, made on first use). */
+  async installPageOf(app: Pick<AccessibleApp["app"], "id" | "organizationId">): Promise<string> {
+    return installPageUrl(this.deps.publicUrl, (await this.ensureAppLink(app)).key);
+  }
+
   async create(userId: number, input: CreateDistributionInput): Promise<DistributionRecord> {
     const { app } = await this.deps.core.getAccessibleApp(userId, input.app, "distribution:manage");
     const versionId = input.version ?? null;

@@ -31,6 +31,9 @@ export interface VersionDetails {
   gitBranch?: string | null;
   gitTag?: string | null;
   gitCommit?: string | null;
+  gitUrl?: string | null;
+  buildType?: string | null;
+  customBundleVersion?: string | null;
   /** The user accepted that the build's bundle id replaces the app's (else error 4). */
   uniqueAppIdChanged?: boolean;
   convertToApk?: boolean;
@@ -160,6 +163,9 @@ export class BuildCommitService {
         gitBranch: details.gitBranch ?? null,
         gitTag: details.gitTag ?? null,
         gitCommit: details.gitCommit ?? null,
+        gitUrl: details.gitUrl ?? null,
+        buildType: details.buildType ?? null,
+        customBundleVersion: details.customBundleVersion ?? null,
         uploadedBy: userId,
       },
       newBundleId,

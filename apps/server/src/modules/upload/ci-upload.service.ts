@@ -15,10 +15,27 @@ function flag(value: string | undefined, fallback: boolean): boolean {
   return value === undefined || value.trim() === "" ? fallback : truthy.has(value.trim().toLowerCase());
 }
 
-function optional(value: string | undefined, max: number): string | null {
-  const text = value?.trim();
-  return text ? text.slice(0, max) : null;
+/** The first of `names` that carries text, trimmed (git output keeps its trailing newline). */
+function firstOf(fields: Record<string, string>, names: string[], max: number): string | null {
+  for (const name of names) {
+    const text = fields[name]?.trim();
+    if (text) return text.slice(0, max);
+  }
+  return null;
 }
+
+/**
+ * The names each CI client uses for the same facts: Tarmac's own, Updraft's documentation,
+ * Updraft's fastlane action (custom_git_*) and its Gradle plugin (custom_tags, custom_URL, ...).
+ */
+export const ciFieldNames = {
+  branch: ["git_branch", "custom_branch", "custom_git_branch"],
+  tag: ["git_tag", "custom_git_tag", "custom_tags"],
+  commit: ["git_commit", "git_commit_hash", "custom_git_commit_hash", "custom_commit"],
+  url: ["git_url", "custom_git_url", "custom_URL"],
+  buildType: ["build_type"],
+  bundleVersion: ["custom_bundle_version"],
+};
 
 /**
  * CI uploads: PUT to the app's upload path with a user's API key. One call streams, reads and
@@ -90,9 +107,12 @@ export class CiUploadService {
         {
           whatsNew: fields.whats_new?.trim().slice(0, 5000),
           readyToSale: flag(fields.ready_to_sale, true),
-          gitBranch: optional(fields.git_branch, 255),
-          gitTag: optional(fields.git_tag, 255),
-          gitCommit: optional(fields.git_commit, 255),
+          gitBranch: firstOf(fields, ciFieldNames.branch, 255),
+          gitTag: firstOf(fields, ciFieldNames.tag, 255),
+          gitCommit: firstOf(fields, ciFieldNames.commit, 255),
+          gitUrl: firstOf(fields, ciFieldNames.url, 1000),
+          buildType: firstOf(fields, ciFieldNames.buildType, 100),
+          customBundleVersion: firstOf(fields, ciFieldNames.bundleVersion, 100),
           uniqueAppIdChanged: flag(fields.unique_app_id_changed, false),
         },
         async () => ({ staged: ready }),

@@ -24,7 +24,12 @@ import { UploadTaskService } from "./upload-task.service.ts";
 /** Uploads: streaming builds to storage, preloads, CI uploads, file exchange, AAB conversion, the sweep. */
 export function createUploadModule(
   platform: Platform,
-  deps: UsersServices & OrganizationServices & ApplicationServices,
+  deps: UsersServices &
+    OrganizationServices &
+    ApplicationServices & {
+      /** The app's install page (its permanent link), answered by the distribution module. */
+      installPage: (app: { id: number; organizationId: number }) => Promise<string>;
+    },
 ) {
   const { db } = platform.database;
   const maxUploadBytes = platform.config.UPLOAD_MAX_BYTES;
@@ -84,7 +89,15 @@ export function createUploadModule(
   const tasks = new UploadTaskService(buildDeps);
   return {
     services: { storage, sweeper, creates },
-    routes: (app) => registerUploadRoutes(app, { preloads, ciUploads, exchanges, tasks, maxUploadBytes }),
+    routes: (app) =>
+      registerUploadRoutes(app, {
+        preloads,
+        ciUploads,
+        exchanges,
+        tasks,
+        maxUploadBytes,
+        installPage: deps.installPage,
+      }),
     jobs: Object.values(jobs),
     schedules: [
       // Preloads live 24 h and are checked every 15 minutes; the sweep runs daily at 04:41 UTC,

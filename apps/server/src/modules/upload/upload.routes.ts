@@ -1,5 +1,6 @@
 import {
   applicationRecord,
+  ciUploadResult,
   errorBody,
   exchangeFileInput,
   preloadResult,
@@ -11,6 +12,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
+import { AppError } from "../../http/errors.ts";
 import { multipartUploadSource, uploadRequestGuard } from "../../http/multipart-upload.ts";
 import type { CiUploadService } from "./ci-upload.service.ts";
 import type { ExchangeService } from "./exchange.service.ts";
@@ -39,6 +41,26 @@ async function closingOnError<T>(reply: FastifyReply, work: () => Promise<T>): P
   }
 }
 
+/**
+ * An upload refusal as Updraft's clients read it: `{"status": "fail", "code": N}` beside
+ * Tarmac's `error_code` and `detail`. Other errors (a wrong key's 404 `{"detail": "Not found."}`,
+ * which Updraft's Gradle plugin recognizes) keep their body.
+ */
+class CiUploadFailure extends AppError {
+  constructor(private readonly refusal: AppError) {
+    super(refusal.code, refusal.status, refusal.detail, refusal.fields, refusal.errorCode);
+  }
+  override body() {
+    return { status: "fail", code: this.errorCode, ...this.refusal.body() };
+  }
+}
+
+function asCiUploadFailure(error: unknown): unknown {
+  return error instanceof AppError && typeof error.errorCode === "number"
+    ? new CiUploadFailure(error)
+    : error;
+}
+
 export function registerUploadRoutes(
   app: FastifyInstance,
   deps: {
@@ -47,6 +69,7 @@ export function registerUploadRoutes(
     exchanges: ExchangeService;
     tasks: UploadTaskService;
     maxUploadBytes: number;
+    installPage: (app: { id: number; organizationId: number }) => Promise<string>;
   },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -119,17 +142,22 @@ export function registerUploadRoutes(
         ...multipartOnly,
         tags,
         summary:
-          "CI upload: multipart `app` (the build), whats_new, git_branch, git_tag, git_commit, ready_to_sale, unique_app_id_changed",
+          'CI upload: multipart `app` (the build), whats_new, git_branch, git_tag, git_commit, git_url, build_type, custom_bundle_version, ready_to_sale, unique_app_id_changed (Updraft\'s names too: see docs/updraft-compat.md). 200 with the app, success "ok" and public_link; failures carry status "fail" and code',
         security: [],
         params: z.object({ app_key: z.string().min(1).max(100), api_key: z.string().min(1).max(200) }),
-        response: { 201: applicationRecord, ...errors },
+        response: { 200: ciUploadResult, ...errors },
       },
     },
     async (request, reply) => {
       const { app_key, api_key } = request.params;
       const source = multipartUploadSource(request, { fileFields: ["app"], maxFileBytes: maxUploadBytes });
-      const record = await closingOnError(reply, () => deps.ciUploads.upload(app_key, api_key, source));
-      return reply.status(201).send(record);
+      try {
+        const record = await closingOnError(reply, () => deps.ciUploads.upload(app_key, api_key, source));
+        const public_link = await deps.installPage({ id: record.id, organizationId: record.organization });
+        return reply.status(200).send({ ...record, success: "ok" as const, public_link });
+      } catch (error) {
+        throw asCiUploadFailure(error);
+      }
     },
   );
 

@@ -29,6 +29,11 @@ const IOS_VERSION = makeVersion({
   version: "1.1.0",
   build_version_number: "41",
   whats_new: "",
+  git_url: "git@github.com:acme/rocket.git",
+  git_branch: "release/1.1",
+  git_tag: "v1.1.0",
+  git_commit: "0123456789abcdef",
+  build_type: "Fastlane",
   metadata: {
     signing: { signed: true, schemes: ["cms"], certificates: [] },
     provisioning: { kind: "ad_hoc", expired: false, expires: "2027-01-01T00:00:00Z", devices: ["a", "b"] },
@@ -107,6 +112,21 @@ describe("app page", () => {
     expect(
       within(row("1.1.0")).getByText(/^Signed \(cms\) · Ad hoc · expires .* · devices: 2$/),
     ).toBeTruthy();
+
+    // A CI build shows where it came from, linked into the repository.
+    const ios = row("1.1.0");
+    expect(
+      within(ios)
+        .getByRole("link", { name: /01234567/ })
+        .getAttribute("href"),
+    ).toBe("https://github.com/acme/rocket/commit/0123456789abcdef");
+    expect(
+      within(ios)
+        .getByRole("link", { name: /release\/1\.1/ })
+        .getAttribute("href"),
+    ).toBe("https://github.com/acme/rocket/tree/release/1.1");
+    expect(within(ios).getByRole("link", { name: /v1\.1\.0/ })).toBeTruthy();
+    expect(within(ios).getByText("Fastlane")).toBeTruthy();
 
     await user.click(screen.getByRole("button", { name: "Copy App key" }));
     expect(await screen.findByText("Copied to clipboard")).toBeTruthy();

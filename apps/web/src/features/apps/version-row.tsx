@@ -14,6 +14,7 @@ import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { formatDateTime } from "../../ui/format/date.ts";
 import { formatBytes } from "../../ui/format/size.ts";
+import { BuildSourceLine } from "./build-source-line.tsx";
 import { InstallCounts } from "./distribution/install-counts.tsx";
 import { signingSummary } from "./signing-summary.ts";
 
@@ -56,6 +57,7 @@ export function VersionRow({ version, rights, onEditNotes, onExchange, onDelete 
               {version.whats_new}
             </Text>
           ) : null}
+          <BuildSourceLine version={version} />
         </Stack>
       </Table.Td>
       <Table.Td>{version.build_version_number || "—"}</Table.Td>
