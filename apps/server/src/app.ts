@@ -38,6 +38,7 @@ export function createModules(platform: Platform) {
   // URLs of the application module that later modules answer (see application-ports.ts).
   const ports: ApplicationPorts = {
     confirmBuild: (...args) => upload.services.creates.confirm(...args),
+    exchangeBuild: (...args) => upload.services.exchanges.exchange(...args),
     appDistributions: (...args) => distribution.services.distributions.listForApp(...args),
   };
   const common = { ...users.services, ...organization.services };

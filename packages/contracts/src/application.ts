@@ -197,6 +197,8 @@ export const preloadResult = z
     unique_app_id_new: z.string().nullable(),
     app_type: appType,
     name: z.string().nullable(),
+    /** The app's title when the upload is for an app, else the build's name (Updraft's field). */
+    title: z.string().nullable(),
     icon: z.string().nullable(),
     file_name: z.string(),
     file_size: z.number().int(),
@@ -226,6 +228,8 @@ export const updateVersionInput = z.object({
   whats_new: z.string().trim().max(5000).optional(),
   comment: z.string().trim().max(5000).optional(),
   ready_to_sale: z.boolean().optional(),
+  /** PUT with a preload: replace the version's file with it (Updraft's exchange step 2). */
+  preload_path: z.string().min(1, "This field may not be blank.").max(200).optional(),
 });
 export type UpdateVersionInput = z.infer<typeof updateVersionInput>;
 

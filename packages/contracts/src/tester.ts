@@ -53,9 +53,13 @@ export const testerListQuery = z
 export type TesterListQuery = z.infer<typeof testerListQuery>;
 
 /** Adds the tester, or updates the names and groups of the one with this address. */
+/**
+ * `app` may be null or left out when `groups` names the groups (Updraft's form): the groups' app
+ * is the tester's app.
+ */
 export const createTesterInput = z.object({
   email: emailField,
-  app: id,
+  app: id.nullish(),
   /** The tester's groups (replacing the old ones); left out, an existing tester keeps them. */
   groups: idList.optional(),
   first_name: nameField.optional(),
@@ -70,6 +74,8 @@ export const testerGroup = z
     app: z.number().int(),
     title: z.string(),
     testers_count: z.number().int(),
+    /** The group's testers' ids. */
+    testers: z.array(z.number().int()),
   })
   .meta({ id: "TesterGroup" });
 export type TesterGroup = z.infer<typeof testerGroup>;

@@ -80,6 +80,7 @@ export function makePreload(overrides: Partial<PreloadResult> = {}): PreloadResu
     unique_app_id_new: null,
     app_type: 0,
     name: "Rocket",
+    title: "Rocket",
     icon: null,
     file_name: "rocket.apk",
     file_size: 1024,

@@ -1,8 +1,9 @@
-import type { ApplicationRecord, CreateAppInput } from "@tarmac/contracts";
+import type { ApplicationRecord, CreateAppInput, Version } from "@tarmac/contracts";
 
 /**
- * Two URLs of this module are answered by modules built on top of it: confirming an upload
- * (POST /api/applications/, the upload module) and an app's install links (?distribs=1, the
+ * Some URLs of this module are answered by modules built on top of it: confirming an upload
+ * (POST /api/applications/) and exchanging a version's file (PUT /api/versions/{id}/ with a
+ * preload), both the upload module's, and an app's install links (?distribs=1, the
  * distribution module). This module declares what it needs; app.ts binds the later module's
  * service, so imports still point one way only.
  */
@@ -13,6 +14,12 @@ export interface ApplicationPorts {
     input: CreateAppInput,
     appId?: number,
   ): Promise<{ status: 201; record: ApplicationRecord } | { status: 202; taskId: string }>;
+  /** Replaces a version's file with a preload (PUT /api/versions/{id}/ with `preload_path`). */
+  exchangeBuild(
+    userId: number,
+    versionId: number,
+    input: { preload_path: string; comment: string },
+  ): Promise<Version>;
   /** An app's install links for ?distribs=1 (all) or ?distrib_details={id} (that one). */
   appDistributions(
     userId: number,

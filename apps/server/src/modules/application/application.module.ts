@@ -90,7 +90,7 @@ export function createApplicationModule(
     },
     routes: (app) => {
       registerApplicationRoutes(app, { queries, updates, deletions, ports: deps.ports, publicUrl });
-      registerVersionRoutes(app, { versions: versionService, deletions });
+      registerVersionRoutes(app, { versions: versionService, deletions, ports: deps.ports });
       registerDownloadRoutes(app, {
         versions: versionService,
         storage: platform.storage,

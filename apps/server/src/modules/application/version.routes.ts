@@ -5,6 +5,7 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import type { ApplicationDeletionService } from "./application-deletion.service.ts";
+import type { ApplicationPorts } from "./application-ports.ts";
 import { fileKinds } from "./download-link.ts";
 import type { VersionService } from "./version.service.ts";
 
@@ -16,7 +17,7 @@ const releaseInput = updateVersionInput.pick({ whats_new: true, ready_to_sale: t
 
 export function registerVersionRoutes(
   app: FastifyInstance,
-  deps: { versions: VersionService; deletions: ApplicationDeletionService },
+  deps: { versions: VersionService; deletions: ApplicationDeletionService; ports: ApplicationPorts },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { versions: versionService, deletions } = deps;
@@ -33,13 +34,25 @@ export function registerVersionRoutes(
       url: "/api/versions/:id/",
       schema: {
         tags,
-        summary: "Change a version's notes, comment or release flag",
+        summary:
+          method === "PUT"
+            ? "Change a version's notes, comment or release flag; with preload_path, replace its file (the comment goes to the app's log)"
+            : "Change a version's notes, comment or release flag",
         params: idParams,
         body: updateVersionInput,
         response: { 200: version, ...errors },
       },
-      handler: async (request) =>
-        versionService.update(requireActiveActor(request).userId, request.params.id, request.body),
+      handler: async (request) => {
+        const { userId } = requireActiveActor(request);
+        const { preload_path, comment } = request.body;
+        if (method === "PUT" && preload_path !== undefined) {
+          return deps.ports.exchangeBuild(userId, request.params.id, {
+            preload_path,
+            comment: comment ?? "",
+          });
+        }
+        return versionService.update(userId, request.params.id, request.body);
+      },
     });
   }
 

@@ -120,6 +120,9 @@ export async function listGroups(db: Database, appId: number) {
       applicationId: testerGroups.applicationId,
       title: testerGroups.title,
       testersCount: sql<number>`(select count(*)::int from ${testerGroupMembers} m where m.group_id = ${testerGroups.id})`,
+      testerIds: sql<
+        number[]
+      >`array(select m.tester_id from ${testerGroupMembers} m where m.group_id = ${testerGroups.id} order by m.tester_id)`,
     })
     .from(testerGroups)
     .where(eq(testerGroups.applicationId, appId))

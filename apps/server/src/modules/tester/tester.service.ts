@@ -105,8 +105,8 @@ export class TesterService {
 
   /** Adds the tester, or updates the one with this address; the account with the address is linked. */
   async add(userId: number, input: CreateTesterInput): Promise<{ tester: Tester; created: boolean }> {
-    const app = await this.getManagedApp(userId, input.app);
     const groups = input.groups ?? [];
+    const app = await this.getManagedApp(userId, await this.appOfTester(input.app, groups));
     const found = await findGroupsOfApp(this.deps.db, app.id, groups);
     if (found.length !== new Set(groups).size) {
       throw AppError.validation({ groups: ["Every group must be a group of this app."] });
@@ -142,6 +142,16 @@ export class TesterService {
     return { tester: tester as Tester, created };
   }
 
+  /** The app a new tester joins: `app`, else that of the first group named. */
+  private async appOfTester(appId: number | null | undefined, groups: number[]): Promise<number> {
+    if (appId) return appId;
+    const [first] = groups;
+    if (first === undefined) throw AppError.validation({ app: ["This field is required."] });
+    const group = await findGroup(this.deps.db, first);
+    if (!group) throw AppError.validation({ groups: ["Every group must be a group of this app."] });
+    return group.applicationId;
+  }
+
   async remove(userId: number, testerId: number): Promise<void> {
     const row = await findTester(this.deps.db, testerId);
     if (!row) throw AppError.notFound();
@@ -157,6 +167,7 @@ export class TesterService {
       app: row.applicationId,
       title: row.title,
       testers_count: Number(row.testersCount),
+      testers: (row.testerIds ?? []).map(Number),
     }));
   }
 
@@ -170,7 +181,7 @@ export class TesterService {
       title: input.title,
     });
     if (!row) throw duplicate();
-    return { id: row.id, app: row.applicationId, title: row.title, testers_count: 0 };
+    return { id: row.id, app: row.applicationId, title: row.title, testers_count: 0, testers: [] };
   }
 
   /** The group goes with its memberships; its testers stay testers of the app. */

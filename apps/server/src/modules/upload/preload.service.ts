@@ -94,14 +94,15 @@ export class PreloadService {
    * a preload. Where the file goes and how big it may be are decided when it starts, from the
    * fields before it (organization, app, app_type).
    */
-  async preload(userId: number, source: UploadSource): Promise<PreloadResult> {
-    return this.deps.slots.withSlot(userId, source.clientAddress, () => this.receive(userId, source));
+  /** `appId`: the app named in the URL (?app=, Updraft's form), instead of the form's `app` field. */
+  async preload(userId: number, source: UploadSource, appId?: number): Promise<PreloadResult> {
+    return this.deps.slots.withSlot(userId, source.clientAddress, () => this.receive(userId, source, appId));
   }
 
-  private async receive(userId: number, source: UploadSource): Promise<PreloadResult> {
+  private async receive(userId: number, source: UploadSource, appId?: number): Promise<PreloadResult> {
     let target: PreloadTarget | null = null;
     const { file } = await receiveUpload(source, async (incoming: IncomingFile, fields) => {
-      target = await this.resolveTarget(userId, fields);
+      target = await this.resolveTarget(userId, fields, appId);
       return storeIncomingFile(incoming, target, this.deps.maxUploadBytes);
     });
     if (!file || !target) throw AppError.validation({ file: ["No file was submitted."] });
@@ -112,13 +113,20 @@ export class PreloadService {
    * Runs when the file part starts: who may upload where, and how many bytes the plan leaves.
    * The organization (and app) fields therefore have to come before the file in the form.
    */
-  async resolveTarget(userId: number, fields: Record<string, string>): Promise<PreloadTarget> {
-    const organizationId = positiveId(fields, "organization", true) as number;
-    const appId = positiveId(fields, "app", false);
+  async resolveTarget(
+    userId: number,
+    fields: Record<string, string>,
+    appFromUrl?: number,
+  ): Promise<PreloadTarget> {
+    const appId = appFromUrl ?? positiveId(fields, "app", false);
+    // An upload for an app may leave the organization out: the app decides it.
+    const accessible =
+      appId !== null ? await this.deps.applications.getAccessibleApp(userId, appId, "build:upload") : null;
+    const organizationId =
+      positiveId(fields, "organization", accessible === null) ?? (accessible?.app.organizationId as number);
     const member = await this.deps.membership.getMembership(userId, organizationId);
     let app: ApplicationRow | null = null;
-    if (appId !== null) {
-      const accessible = await this.deps.applications.getAccessibleApp(userId, appId, "build:upload");
+    if (accessible) {
       if (accessible.app.organizationId !== organizationId) throw AppError.notFound();
       app = accessible.app;
     } else if (!canOnApp(member.role, "app:create", { visible: false })) {
@@ -201,6 +209,7 @@ export class PreloadService {
       unique_app_id_new: bundleChanged ? facts.bundleId : null,
       app_type: staged.appType,
       name: facts.name,
+      title: app?.title ?? facts.name,
       icon: await this.deps.versions.iconUrl(staged.iconKey),
       file_name: staged.fileName,
       file_size: staged.fileSize,

@@ -88,7 +88,7 @@ export function createUploadModule(
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
   return {
-    services: { storage, sweeper, creates },
+    services: { storage, sweeper, creates, exchanges },
     routes: (app) =>
       registerUploadRoutes(app, {
         preloads,

@@ -86,15 +86,22 @@ export function registerUploadRoutes(
         ...multipartOnly,
         tags,
         summary:
-          "Upload a build (multipart: organization, optional app or app_type, then file) for confirmation",
-        querystring: z.object({ preload: z.string().optional() }),
+          "Upload a build (multipart: organization, optional app or app_type, then file; the file part may be named app) for confirmation; ?app={id} names the app in the URL",
+        querystring: z.object({
+          preload: z.string().optional(),
+          app: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+        }),
         response: { 200: preloadResult, ...errors },
       },
     },
     async (request, reply) => {
       const actor = requireActiveActor(request);
-      const source = multipartUploadSource(request, { fileFields: ["file"], maxFileBytes: maxUploadBytes });
-      return closingOnError(reply, () => deps.preloads.preload(actor.userId, source));
+      // Updraft's exchange steps send the build as `app`, with the app in the URL.
+      const source = multipartUploadSource(request, {
+        fileFields: ["file", "app"],
+        maxFileBytes: maxUploadBytes,
+      });
+      return closingOnError(reply, () => deps.preloads.preload(actor.userId, source, request.query.app));
     },
   );
 
