@@ -137,7 +137,7 @@ describe("Updraft's CI clients, unchanged but for the host", () => {
     expect(
       (
         await t.app.inject({
-          url: new URL(body.public_link).pathname.replace("/getapp/", "/api/getapp/") + "/",
+          url: `${new URL(body.public_link).pathname.replace("/getapp/", "/api/getapp/")}/`,
         })
       ).statusCode,
     ).toBe(200);

@@ -106,7 +106,7 @@ describe("Updraft's REST requests", () => {
   it("exchanges a build in two steps: preload with ?app= and the part app, then PUT the version", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, dmg("3.0.0"));
-    const versionId = app.current_version.id as number;
+    const versionId = (app.current_version as { id: number }).id;
     const replacement = dmg("3.0.0", "app");
     replacement.content = Buffer.concat([replacement.content, Buffer.from("rebuilt")]);
     const body = multipart({}, replacement);

@@ -1,5 +1,4 @@
 import {
-  applicationRecord,
   ciUploadResult,
   errorBody,
   exchangeFileInput,
