@@ -93,6 +93,7 @@ describe("testers, groups and app mails over HTTP", () => {
       app: w.app.id,
       title: "Internal",
       testers_count: 0,
+      testers: [],
     });
     const duplicate = await post("/api/group-testers/", w.manager, { app: w.app.id, title: "internal" });
     expect(duplicate.statusCode).toBe(400);
