@@ -93,6 +93,13 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "organization/permission-groups",
+            lazy: async () => ({
+              Component: (await import("./features/organization/permission-groups-page.tsx"))
+                .PermissionGroupsPage,
+            }),
+          },
+          {
             path: "organization/plan",
             lazy: async () => ({
               Component: (await import("./features/organization/plan-page.tsx")).PlanPage,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { appType } from "./application.ts";
+import { pageOf, pageQuery } from "./common.ts";
 
 /** Who may open an install link: anyone, anyone with the password, or signed-in members and testers. */
 export const distributionAccess = z.enum(["public", "password", "members"]);
@@ -40,7 +41,9 @@ export const updateDistributionInput = z.object({
 });
 export type UpdateDistributionInput = z.infer<typeof updateDistributionInput>;
 
-export const distributionListQuery = z.object({ app: z.coerce.number().int().positive() });
+export const distributionListQuery = z
+  .object({ app: z.coerce.number().int().positive() })
+  .extend(pageQuery.shape);
 
 /** Installs and downloads through the link. */
 export const distributionCounts = z.object({ install: z.number().int(), download: z.number().int() });
@@ -70,6 +73,7 @@ export const distributionRecord = z
   })
   .meta({ id: "Distribution" });
 export type DistributionRecord = z.infer<typeof distributionRecord>;
+export const distributionPage = pageOf(distributionRecord);
 
 export const getappPlatform = z.enum(["android", "ios", "windows", "macos"]);
 export type GetappPlatform = z.infer<typeof getappPlatform>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageOf } from "./common.ts";
+import { pageOf, pageQuery } from "./common.ts";
 
 const id = z.number().int().positive();
 const idList = z.array(id).max(5000);
@@ -79,8 +79,11 @@ export const testerGroup = z
   })
   .meta({ id: "TesterGroup" });
 export type TesterGroup = z.infer<typeof testerGroup>;
+export const testerGroupPage = pageOf(testerGroup);
 
 export const appQuery = z.object({ app: z.coerce.number().int().positive() });
+/** An app's list, paged like every list (page_size up to 100; the web asks for 100). */
+export const appListQuery = appQuery.extend(pageQuery.shape);
 
 export const createTesterGroupInput = z.object({
   app: id,
@@ -115,6 +118,7 @@ export const appMail = z
   .object({ id: z.number().int(), app: z.number().int(), email: z.string(), created_at: z.string() })
   .meta({ id: "AppMail" });
 export type AppMail = z.infer<typeof appMail>;
+export const appMailPage = pageOf(appMail);
 export const createAppMailInput = z.object({ email: emailField, app: id });
 export type CreateAppMailInput = z.infer<typeof createAppMailInput>;
 

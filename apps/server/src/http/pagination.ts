@@ -44,3 +44,23 @@ export function toPage<T>(
     results,
   };
 }
+
+/**
+ * A short list held whole (an app's groups, saved addresses, install links) in the page shape
+ * every list answers; the default page size covers the usual list in one page.
+ */
+export function listAsPage<T>(
+  request: Pick<FastifyRequest, "url">,
+  publicUrl: string,
+  query: { page?: number; page_size?: number },
+  items: T[],
+): Page<T> {
+  const params = pageParams(query, maxPageSize);
+  return toPage(
+    request,
+    publicUrl,
+    params,
+    items.length,
+    items.slice(params.offset, params.offset + params.pageSize),
+  );
+}

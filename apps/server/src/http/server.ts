@@ -4,6 +4,7 @@ import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
+import { useDrfMessages } from "@tarmac/contracts";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "../config.ts";
@@ -15,6 +16,8 @@ import { guardAgainstSlowClients } from "./slow-clients.ts";
 
 /** Fastify with what every route relies on: zod schemas, errors, cookies, CSP, multipart and OpenAPI. */
 export async function createHttpServer(config: Config, logger: FastifyBaseLogger): Promise<FastifyInstance> {
+  // Field errors read as they always have to API clients: DRF's words, not the validator's.
+  useDrfMessages();
   const app = Fastify({
     loggerInstance: logger,
     ...requestIdOptions,

@@ -29,7 +29,8 @@ describe("the public install page over HTTP", () => {
   });
 
   const appLink = async (token: string, appId: number) =>
-    (await t.app.inject({ url: `/api/distributions/?app=${appId}`, headers: authHeader(token) })).json()[0];
+    (await t.app.inject({ url: `/api/distributions/?app=${appId}`, headers: authHeader(token) })).json()
+      .results[0];
   const createLink = async (token: string, payload: Record<string, unknown>) => {
     const res = await t.app.inject({
       method: "POST",
@@ -99,7 +100,7 @@ describe("the public install page over HTTP", () => {
     expect(row).toMatchObject({ installCount: 1, downloadCount: 1 });
     const [listed] = (
       await t.app.inject({ url: `/api/distributions/?app=${app.id}`, headers: authHeader(owner.token) })
-    ).json();
+    ).json().results;
     expect(listed).toMatchObject({ installs_count: 1, counts: { install: 1, download: 1 } });
   });
 

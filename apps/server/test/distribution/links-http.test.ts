@@ -27,9 +27,9 @@ describe("install links over HTTP", () => {
     const app = await createApp(t, organization.id);
     const [first, second] = await Promise.all([list(owner.token, app.id), list(owner.token, app.id)]);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toHaveLength(1);
+    expect(first.json().results).toHaveLength(1);
     expect(second.json()).toEqual(first.json());
-    const [link] = first.json();
+    const [link] = first.json().results;
     expect(link).toMatchObject({ app: app.id, version: null, access: "public", has_password: false });
     expect(link.url).toBe(`http://tarmac.test/getapp/${link.key}`);
     expect(link.qr).toMatch(/^data:image\/png;base64,/);
@@ -83,7 +83,7 @@ describe("install links over HTTP", () => {
       headers: authHeader(owner.token),
     });
     expect(removed.statusCode).toBe(204);
-    expect((await list(owner.token, app.id)).json()).toHaveLength(1);
+    expect((await list(owner.token, app.id)).json().results).toHaveLength(1);
   });
 
   it("refuses a version of another app", async () => {
@@ -171,7 +171,7 @@ describe("install links over HTTP", () => {
       writeFileSync(path.join(dir, "link.pdf"), res.rawPayload);
       const text = execFileSync("pdftotext", [path.join(dir, "link.pdf"), "-"], { encoding: "utf8" });
       expect(text).toContain("Runway Checklist");
-      const [link] = (await list(owner.token, app.id)).json();
+      const [link] = (await list(owner.token, app.id)).json().results;
       expect(text.replace(/\s+/g, "")).toContain(link.url);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // Every table, for tests that set up or check rows directly (the product reads them only through their owning module).
 export * from "../../src/http/throttle/throttle.tables.ts";
 export * from "../../src/modules/application/application.tables.ts";
+export * from "../../src/modules/application/permission-group.tables.ts";
 export * from "../../src/modules/auth/auth.tables.ts";
 export * from "../../src/modules/distribution/distribution.tables.ts";
 export * from "../../src/modules/gdpr/gdpr.tables.ts";

@@ -103,7 +103,7 @@ describe("testers, groups and app mails over HTTP", () => {
       app: w.app.id,
       groups: [first.json().id],
     });
-    const groups = (await get(`/api/group-testers/?app=${w.app.id}`, w.manager)).json();
+    const groups = (await get(`/api/group-testers/?app=${w.app.id}`, w.manager)).json().results;
     expect(groups.find((g: { id: number }) => g.id === first.json().id)).toMatchObject({ testers_count: 1 });
   });
 
@@ -139,7 +139,7 @@ describe("testers, groups and app mails over HTTP", () => {
     expect(
       (await post("/api/app-mails/", w.owner, { email: "team@example.test", app: w.app.id })).statusCode,
     ).toBe(400);
-    const list = (await get(`/api/app-mails/?app=${w.app.id}`, w.owner)).json();
+    const list = (await get(`/api/app-mails/?app=${w.app.id}`, w.owner)).json().results;
     expect(list.map((m: { email: string }) => m.email)).toContain("team@example.test");
     expect((await del(`/api/app-mails/${saved.json().id}/`, w.mobile)).statusCode).toBe(403);
     expect((await del(`/api/app-mails/${saved.json().id}/`, w.stranger.owner)).statusCode).toBe(404);

@@ -84,9 +84,12 @@ describe("Updraft's REST requests", () => {
       url: `/api/group-testers/?app=${app.id}`,
       headers: authHeader(owner.token),
     });
-    expect(groups.json()).toEqual([
-      expect.objectContaining({ id: group.json().id, testers_count: 1, testers: [tester.json().id] }),
-    ]);
+    expect(groups.json()).toMatchObject({
+      count: 1,
+      next: null,
+      previous: null,
+      results: [{ id: group.json().id, testers_count: 1, testers: [tester.json().id] }],
+    });
     // Without app and groups there is nothing to add the tester to.
     expect((await post("/api/testers/", { email: "x@example.test", app: null }, owner.token)).json()).toEqual(
       {
@@ -137,6 +140,20 @@ describe("Updraft's REST requests", () => {
     });
     const log = await t.app.inject({ url: `/api/app-logs/${app.id}/`, headers: authHeader(owner.token) });
     expect(JSON.stringify(log.json())).toContain("exchange");
+  });
+
+  it("words validation errors as DRF does", async () => {
+    const { owner } = await createOrganization(t);
+    expect((await post("/api/group-testers/", { app: "seven" }, owner.token)).json()).toEqual({
+      app: ["A valid integer is required."],
+      title: ["This field is required."],
+    });
+    expect(
+      (await post("/api/testers/", { email: "not-an-address", app: null, groups: "1" }, owner.token)).json(),
+    ).toEqual({
+      email: ["Enter a valid e-mail address."],
+      groups: ['Expected a list of items but got type "str".'],
+    });
   });
 
   it("leaves org out when the caller belongs to one organization, or names it by subdomain", async () => {

@@ -39,8 +39,12 @@ export const distributionKeys = {
     ["distribution", "mobile", orgId, page, mobileType] as const,
 };
 
-export function listDistributions(appId: number) {
-  return api.get<DistributionRecord[]>("/api/distributions/", { query: { app: appId } });
+/** An app's links are few: one page of the largest size holds them. */
+export async function listDistributions(appId: number) {
+  const page = await api.get<Page<DistributionRecord>>("/api/distributions/", {
+    query: { app: appId, page_size: 100 },
+  });
+  return page.results;
 }
 
 export function createDistribution(input: CreateDistributionRequest) {

@@ -23,6 +23,11 @@ export function fetchOrganization(id: number) {
 }
 
 /** Asks the server to tell the owner that a plan limit is critical (sent at most once a day). */
+/** A new SDK key for the organization; apps built with the old one stop checking for updates. */
+export function rotateSdkKey(id: number) {
+  return api.get<Organization>(`/api/organizations/${id}/`, { query: { newsdkkey: 1 } });
+}
+
 export function notifyLimitCritical(id: number) {
   return api.get<Organization>(`/api/organizations/${id}/`, { query: { sendemaillimit: 1 } });
 }

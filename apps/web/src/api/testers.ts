@@ -64,8 +64,12 @@ export function removeTester(id: number) {
   return api.delete<null>(`/api/testers/${id}/`);
 }
 
-export function listTesterGroups(appId: number) {
-  return api.get<TesterGroup[]>("/api/group-testers/", { query: { app: appId } });
+/** An app's lists are short: one page of the largest size holds them. */
+const wholeList = { page_size: 100 };
+
+export async function listTesterGroups(appId: number) {
+  return (await api.get<Page<TesterGroup>>("/api/group-testers/", { query: { app: appId, ...wholeList } }))
+    .results;
 }
 
 export function createTesterGroup(appId: number, title: string) {
@@ -89,8 +93,8 @@ export function uploadTesterCsv(appId: number, groupId: number, file: File) {
   return api.post<TesterCsvResult>("/api/upload-csv-app-group/", form);
 }
 
-export function listAppMails(appId: number) {
-  return api.get<AppMail[]>("/api/app-mails/", { query: { app: appId } });
+export async function listAppMails(appId: number) {
+  return (await api.get<Page<AppMail>>("/api/app-mails/", { query: { app: appId, ...wholeList } })).results;
 }
 
 export function addAppMail(appId: number, email: string) {

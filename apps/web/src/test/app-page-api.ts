@@ -30,14 +30,14 @@ export function serveDistribution(extra: Replies = {}, rights: MyAppRole = ADMIN
     },
     "GET /api/applications/1/check_my_role/": { status: 200, body: rights },
     "GET /api/applications/1/builds/?page=1": { status: 200, body: pageOf([makeVersion()]) },
-    "GET /api/distributions/?app=1": {
+    "GET /api/distributions/?app=1&page_size=100": {
       status: 200,
-      body: [
+      body: pageOf([
         makeLink({ id: 2, version: 100, key: "v100", url: "https://tarmac.test/getapp/v100" }),
         makeLink(),
-      ],
+      ]),
     },
-    "GET /api/group-testers/?app=1": { status: 200, body: [GROUP] },
+    "GET /api/group-testers/?app=1&page_size=100": { status: 200, body: pageOf([GROUP]) },
     "GET /api/testers/?app=1&page=1&page_size=20": { status: 200, body: pageOf([makeTester()]) },
     "GET /api/applications/1/users_in_groups/": {
       status: 200,
@@ -48,7 +48,7 @@ export function serveDistribution(extra: Replies = {}, rights: MyAppRole = ADMIN
         },
       ],
     },
-    "GET /api/app-mails/?app=1": { status: 200, body: [] },
+    "GET /api/app-mails/?app=1&page_size=100": { status: 200, body: pageOf([]) },
     "GET /api/app-teams/1/": { status: 200, body: makeRecipients({ version: null }) },
     "GET /api/app-teams/1/?ver=100": { status: 200, body: makeRecipients() },
     ...extra,

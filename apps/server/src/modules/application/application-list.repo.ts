@@ -3,6 +3,7 @@ import type { Database } from "../../platform/db/client.ts";
 import { likePattern } from "../../platform/db/like-pattern.ts";
 import type { ApplicationRow } from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
+import { grantedByGroup } from "./permission-group.repo.ts";
 
 export interface ApplicationListFilter {
   organizationId: number;
@@ -18,9 +19,10 @@ export interface ApplicationListFilter {
 
 /** The project membership that makes an app visible: the project, and its environment. */
 export function visibleToMember(userId: number): SQL {
-  return sql`exists (select 1 from ${projectMembers} pm
+  return sql`(exists (select 1 from ${projectMembers} pm
     where pm.project_id = ${applications.projectId} and pm.user_id = ${userId}
-      and (pm.is_access_all_envs or ${applications.environment} = any(pm.access_envs)))`;
+      and (pm.is_access_all_envs or ${applications.environment} = any(pm.access_envs)))
+    or ${grantedByGroup(sql`${applications.projectId}`, userId)})`;
 }
 
 function conditions(filter: ApplicationListFilter): SQL | undefined {

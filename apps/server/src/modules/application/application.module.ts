@@ -16,6 +16,8 @@ import { ApplicationQueryService } from "./application-query.service.ts";
 import { ApplicationUpdateService } from "./application-update.service.ts";
 import { BuildRecordService } from "./build-record.service.ts";
 import { registerDownloadRoutes } from "./download.routes.ts";
+import { registerPermissionGroupRoutes } from "./permission-group.routes.ts";
+import { PermissionGroupService } from "./permission-group.service.ts";
 import { registerProjectMemberRoutes } from "./project-member.routes.ts";
 import { ProjectMemberService } from "./project-member.service.ts";
 import { ProjectMembershipService } from "./project-membership.service.ts";
@@ -77,6 +79,7 @@ export function createApplicationModule(
     accounts: deps.accounts,
   });
   const publicUrl = config.PUBLIC_URL;
+  const permissionGroups = new PermissionGroupService({ db, membership: deps.membership });
   return {
     services: {
       applications,
@@ -97,6 +100,7 @@ export function createApplicationModule(
         signer: platform.signer,
       });
       registerProjectMemberRoutes(app, { members: projectMembers, publicUrl });
+      registerPermissionGroupRoutes(app, { groups: permissionGroups, publicUrl });
     },
     jobs: Object.values(applicationJobs),
     personalData: [projectMembership.personalData],

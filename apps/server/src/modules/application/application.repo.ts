@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
+import { isGrantedByGroup } from "./permission-group.repo.ts";
 
 export type ApplicationRow = typeof applications.$inferSelect;
 export type VersionRow = typeof versions.$inferSelect;
-export type ProjectAccessRow = { role: number; isAccessAllEnvs: boolean; accessEnvs: string[] };
+/** `role` is null when only a permission group grants the project (the organization role applies). */
+export type ProjectAccessRow = { role: number | null; isAccessAllEnvs: boolean; accessEnvs: string[] };
 
 export async function findApplication(db: Database, appId: number): Promise<ApplicationRow | null> {
   const [row] = await db.select().from(applications).where(eq(applications.id, appId)).limit(1);
@@ -39,6 +41,10 @@ export async function findProjectAccess(
     .from(projectMembers)
     .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
     .limit(1);
+  // A permission group's grant covers every environment, whatever the own membership says.
+  if (await isGrantedByGroup(db, projectId, userId)) {
+    return { role: row?.role ?? null, isAccessAllEnvs: true, accessEnvs: row?.accessEnvs ?? [] };
+  }
   return row ?? null;
 }
 

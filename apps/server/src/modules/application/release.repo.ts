@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationRow, VersionRow } from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
+import { grantedByGroup } from "./permission-group.repo.ts";
 
 export async function listProjectAppRows(db: Database, organizationId: number, projectId: number) {
   return db
@@ -133,8 +134,9 @@ export async function listProvisionedBuilds(
       version: versions,
       app: applications,
       projectAccess: {
-        isAccessAllEnvs: projectMembers.isAccessAllEnvs,
-        accessEnvs: projectMembers.accessEnvs,
+        // A permission group's grant covers every environment.
+        isAccessAllEnvs: sql<boolean>`coalesce(${projectMembers.isAccessAllEnvs}, false) or ${grantedByGroup(sql`${applications.projectId}`, userId)}`,
+        accessEnvs: sql<string[]>`coalesce(${projectMembers.accessEnvs}, '{}'::text[])`,
         role: projectMembers.role,
       },
       matched: sql<string[]>`array(select lower(d) from jsonb_array_elements_text(${provisionedUdids}) d

@@ -63,7 +63,7 @@ export function createDistributionModule(
   return {
     services: { distributions, udid },
     routes: (app) => {
-      registerDistributionRoutes(app, { distributions, permanentLinks });
+      registerDistributionRoutes(app, { distributions, permanentLinks, publicUrl: config.PUBLIC_URL });
       registerGetappRoutes(app, { getapp, storage });
       registerUdidRoutes(app, { udid });
     },

@@ -1,6 +1,7 @@
 import {
   createDistributionInput,
   distributionListQuery,
+  distributionPage,
   distributionRecord,
   updateDistributionInput,
   versionInstalls,
@@ -11,6 +12,7 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { attachmentDisposition } from "../../http/byte-range.ts";
 import { errorResponses } from "../../http/error-responses.ts";
+import { listAsPage } from "../../http/pagination.ts";
 import type { DistributionService } from "./distribution.service.ts";
 import type { PermanentLinkService } from "./permanent-link.service.ts";
 
@@ -21,7 +23,7 @@ const idParams = z.object({ id: z.coerce.number().int().positive() });
 /** Managing install links, install counts of versions and the printable permanent link. */
 export function registerDistributionRoutes(
   app: FastifyInstance,
-  deps: { distributions: DistributionService; permanentLinks: PermanentLinkService },
+  deps: { distributions: DistributionService; permanentLinks: PermanentLinkService; publicUrl: string },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { distributions, permanentLinks } = deps;
@@ -33,10 +35,16 @@ export function registerDistributionRoutes(
         tags,
         summary: "The app's install links; its permanent app-level link comes first",
         querystring: distributionListQuery,
-        response: { 200: z.array(distributionRecord), ...errors },
+        response: { 200: distributionPage, ...errors },
       },
     },
-    async (request) => distributions.listForApp(requireActiveActor(request).userId, request.query.app),
+    async (request) =>
+      listAsPage(
+        request,
+        deps.publicUrl,
+        request.query,
+        await distributions.listForApp(requireActiveActor(request).userId, request.query.app),
+      ),
   );
 
   routes.post(

@@ -1,6 +1,7 @@
 import {
+  appListQuery,
   appMail,
-  appQuery,
+  appMailPage,
   createAppMailInput,
   createTesterGroupInput,
   createTesterInput,
@@ -9,6 +10,7 @@ import {
   testerCsvMaxBytes,
   testerCsvResult,
   testerGroup,
+  testerGroupPage,
   testerListQuery,
   testerPage,
   usersInGroups,
@@ -20,7 +22,7 @@ import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import { AppError } from "../../http/errors.ts";
 import { checkedField } from "../../http/nul-guard.ts";
-import { pageParams, toPage } from "../../http/pagination.ts";
+import { listAsPage, pageParams, toPage } from "../../http/pagination.ts";
 import { parseInput } from "../../http/parse-input.ts";
 import type { TesterService } from "./tester.service.ts";
 
@@ -88,11 +90,17 @@ export function registerTesterRoutes(
       schema: {
         tags,
         summary: "Groups of testers of an app",
-        querystring: appQuery,
-        response: { 200: z.array(testerGroup), ...errors },
+        querystring: appListQuery,
+        response: { 200: testerGroupPage, ...errors },
       },
     },
-    async (request) => testers.listGroups(requireActiveActor(request).userId, request.query.app),
+    async (request) =>
+      listAsPage(
+        request,
+        deps.publicUrl,
+        request.query,
+        await testers.listGroups(requireActiveActor(request).userId, request.query.app),
+      ),
   );
 
   routes.post(
@@ -152,11 +160,17 @@ export function registerTesterRoutes(
       schema: {
         tags,
         summary: "Saved recipient addresses of an app",
-        querystring: appQuery,
-        response: { 200: z.array(appMail), ...errors },
+        querystring: appListQuery,
+        response: { 200: appMailPage, ...errors },
       },
     },
-    async (request) => testers.listAppMails(requireActiveActor(request).userId, request.query.app),
+    async (request) =>
+      listAsPage(
+        request,
+        deps.publicUrl,
+        request.query,
+        await testers.listAppMails(requireActiveActor(request).userId, request.query.app),
+      ),
   );
 
   routes.post(

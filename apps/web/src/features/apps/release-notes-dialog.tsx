@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, Textarea } from "@mantine/core";
+import { Modal, Stack, Textarea } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { applicationKeys, updateVersion, type Version } from "../../api/applications.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { FormDialogActions } from "../../ui/forms/form-dialog-actions.tsx";
 
 /** Edits a version's release notes (whats_new). */
 export function ReleaseNotesDialog({ version, onClose }: { version: Version | null; onClose: () => void }) {
@@ -46,14 +47,7 @@ export function ReleaseNotesDialog({ version, onClose }: { version: Version | nu
             onChange={(event) => setText(event.currentTarget.value)}
             data-autofocus
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t("common.cancel")}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t("common.save")}
-            </Button>
-          </Group>
+          <FormDialogActions onCancel={onClose} busy={save.isPending} />
         </Stack>
       </form>
     </Modal>

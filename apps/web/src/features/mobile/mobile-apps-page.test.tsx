@@ -41,12 +41,12 @@ describe("mobile app area", () => {
   it("lists the apps newest first and opens the app's install page", async () => {
     const user = userEvent.setup();
     const calls = serve({
-      "GET /api/distributions/?app=2": {
+      "GET /api/distributions/?app=2&page_size=100": {
         status: 200,
-        body: [
+        body: pageOf([
           makeLink({ id: 9, app: 2, version: 200, key: "v" }),
           makeLink({ id: 8, app: 2, key: "comet-app" }),
-        ],
+        ]),
       },
       "GET /api/getapp/comet-app/": {
         status: 200,
@@ -71,7 +71,7 @@ describe("mobile app area", () => {
     expect(within(cards[0] as HTMLElement).getByText(/^3\.0\.0 \(42\)/)).toBeTruthy();
     await user.click(screen.getByRole("button", { name: "Install Comet" }));
     await vi.waitFor(() => expect(router.state.location.pathname).toBe("/getapp/comet-app"));
-    expect(calls.some((call) => call.url === "/api/distributions/?app=2")).toBe(true);
+    expect(calls.some((call) => call.url === "/api/distributions/?app=2&page_size=100")).toBe(true);
   });
 
   it("filters by platform", async () => {

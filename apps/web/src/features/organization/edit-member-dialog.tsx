@@ -1,4 +1,4 @@
-import { Button, Group, Modal, MultiSelect, NativeSelect, Stack } from "@mantine/core";
+import { Modal, MultiSelect, NativeSelect, Stack } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import { type AssignableRole, type Membership, staffKeys, updateMembership } fro
 import { fetchTeams, teamKeys } from "../../api/teams.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { FormDialogActions } from "../../ui/forms/form-dialog-actions.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { roleKey } from "../../ui/role-labels.ts";
 
@@ -106,14 +107,7 @@ export function EditMemberDialog({ member, onClose }: { member: Membership | nul
             searchable
             error={errors.fields.projects}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t("common.cancel")}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t("common.save")}
-            </Button>
-          </Group>
+          <FormDialogActions onCancel={onClose} busy={save.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -14,6 +14,7 @@ import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { LogoUpload } from "./logo-upload.tsx";
 import { DeleteOrganizationForm, TransferOwnershipForm } from "./owner-actions.tsx";
+import { SdkKeySection } from "./sdk-key-section.tsx";
 
 export function SettingsPage() {
   const { t } = useTranslation();
@@ -43,6 +44,11 @@ function Settings({ org }: { org: OrgData }) {
       <Section title={t("settings.logo")}>
         <LogoUpload orgId={org.org_id} logo={organization.logo} title={organization.title} />
       </Section>
+      {organization.sdk_key ? (
+        <Section title={t("sdk_key.title")}>
+          <SdkKeySection orgId={org.org_id} sdkKey={organization.sdk_key} />
+        </Section>
+      ) : null}
       {org.role === ROLE_OWNER ? (
         <>
           <Section title={t("settings.transfer")}>

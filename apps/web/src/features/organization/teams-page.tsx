@@ -21,6 +21,7 @@ import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { FormDialogActions } from "../../ui/forms/form-dialog-actions.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
@@ -209,14 +210,7 @@ function TeamDialog({ editing, org, onClose }: { editing: Editing; org: OrgData;
             searchable
             error={formErrors.errors.fields.users}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t("common.cancel")}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t("common.save")}
-            </Button>
-          </Group>
+          <FormDialogActions onCancel={onClose} busy={save.isPending} />
         </Stack>
       </form>
     </Modal>

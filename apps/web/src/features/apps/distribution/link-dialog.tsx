@@ -1,15 +1,5 @@
 // Creates an install link or changes one's access: public, password or members; expiry; limit.
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  PasswordInput,
-  SegmentedControl,
-  Select,
-  Stack,
-  TextInput,
-} from "@mantine/core";
+import { Modal, NumberInput, PasswordInput, SegmentedControl, Select, Stack, TextInput } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type DistributionAccess, minLinkPasswordLength } from "@tarmac/contracts";
 import { type FormEvent, useState } from "react";
@@ -23,6 +13,7 @@ import {
 } from "../../../api/distribution.ts";
 import { useAlerts } from "../../../ui/alerts-provider.tsx";
 import { describeError } from "../../../ui/error-text.ts";
+import { FormDialogActions } from "../../../ui/forms/form-dialog-actions.tsx";
 
 interface LinkDialogProps {
   appId: number;
@@ -141,14 +132,7 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
             value={limit}
             onChange={(value) => setLimit(typeof value === "number" ? value : 0)}
           />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              {t("common.cancel")}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t("common.save")}
-            </Button>
-          </Group>
+          <FormDialogActions onCancel={onClose} busy={save.isPending} />
         </Stack>
       </form>
     </Modal>
