@@ -1,8 +1,9 @@
 // Route table of spec §2, in its order. Pricing, blog and promo come before the generic
-// ":page" and catch-all routes so that they are reachable; "" redirects to login, so the
-// promo landing lives at /promo.
+// ":page" and catch-all routes so that they are reachable; "" redirects to login (to the
+// dashboard when signed in), so the promo landing lives at /promo.
 import { createBrowserRouter, type LoaderFunction, type RouteObject, redirect } from "react-router";
 import { getToken, registerNavigator } from "./api/client.ts";
+import { loginPathFor } from "./api/next-path.ts";
 import { RootLayout, RouteErrorPage } from "./root-layout.tsx";
 import { PageLoader } from "./ui/page-loader.tsx";
 
@@ -12,7 +13,12 @@ function RenderNothing() {
   return null;
 }
 
-export const requireToken: LoaderFunction = () => (getToken() ? null : redirect("/login"));
+/** Signed out: to sign-in, which brings the person back here afterwards. */
+export const requireToken: LoaderFunction = ({ request }) => {
+  if (getToken()) return null;
+  const url = new URL(request.url);
+  return redirect(loginPathFor(`${url.pathname}${url.search}`));
+};
 
 export const routes: RouteObject[] = [
   {
@@ -21,7 +27,12 @@ export const routes: RouteObject[] = [
     ErrorBoundary: RouteErrorPage,
     HydrateFallback: PageLoader,
     children: [
-      { index: true, loader: () => redirect("/login"), Component: RenderNothing },
+      // "/": the dashboard for someone signed in, sign-in for everyone else.
+      {
+        index: true,
+        loader: () => redirect(getToken() ? "/dashboard" : "/login"),
+        Component: RenderNothing,
+      },
       {
         path: "dashboard",
         loader: requireToken,

@@ -1,5 +1,7 @@
 // The one HTTP client of the web app: token header, anti-forgery header, JSON by default,
 // and the spec's failure rules (§8): log, reject with ApiError, and send 401s to /login.
+
+import { loginPathFor } from "./next-path.ts";
 import { clearToken, getToken, readCookie } from "./token.ts";
 
 export { clearToken, getToken, setToken } from "./token.ts";
@@ -8,6 +10,7 @@ export const SERVER_ERROR_MESSAGE = "Server Error";
 const XSRF_COOKIE = "XSRF-TOKEN";
 const XSRF_HEADER = "X-XSRF-TOKEN";
 const LOGIN_PATH = "/login";
+// The sign-in page brings the person back to where the 401 happened.
 
 export class ApiError extends Error {
   readonly status: number;
@@ -94,7 +97,8 @@ export function createFailure(status: number, body: unknown): ApiError {
   if (status === 401) {
     // A rejected token is useless; keeping it would let the dashboard guard loop back here.
     if (getToken()) clearToken();
-    navigateTo(LOGIN_PATH);
+    const here = `${window.location.pathname}${window.location.search}`;
+    navigateTo(here.startsWith(LOGIN_PATH) ? LOGIN_PATH : loginPathFor(here));
   }
   return error;
 }

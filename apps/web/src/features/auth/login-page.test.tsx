@@ -47,6 +47,20 @@ describe("login page", () => {
     expect(bodies).toEqual([{ email: "ann@example.com", password: "s3cret-pass" }]);
   });
 
+  it("returns to the page that sent the person to sign in, never to another site", async () => {
+    stubLogin([
+      { status: 200, body: { token: "tok-2" } },
+      { status: 200, body: { token: "tok-3" } },
+    ]);
+    const first = renderApp("/login?next=%2Fgetapp%2Fk1");
+    await fillCredentials("ann@example.com", "s3cret-pass");
+    await vi.waitFor(() => expect(first.router.state.location.pathname).toBe("/getapp/k1"));
+    first.unmount();
+    const second = renderApp("/login?next=%2F%2Fevil.example%2F");
+    await fillCredentials("ann@example.com", "s3cret-pass");
+    await vi.waitFor(() => expect(second.router.state.location.pathname).toBe("/dashboard"));
+  });
+
   it("clears an earlier session before logging in", async () => {
     setToken("old-token");
     stubLogin([{ status: 400, body: { detail: "Unable to log in with provided credentials." } }]);

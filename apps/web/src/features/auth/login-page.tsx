@@ -2,9 +2,10 @@ import { Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput }
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { type LoginInput, type LoginResponse, requestLogin } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
+import { safeNextPath } from "../../api/next-path.ts";
 import { clearSession } from "../../api/token.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
@@ -17,6 +18,7 @@ const LOGIN_FIELDS = ["email", "password", "otp"] as const;
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
   useDocumentTitle(t("login.title"));
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -45,7 +47,7 @@ export function LoginPage() {
       }
       if (answer && "token" in answer && answer.token) {
         setToken(answer.token);
-        navigate("/dashboard", { replace: true });
+        navigate(safeNextPath(searchParams.get("next")) ?? "/dashboard", { replace: true });
         return;
       }
       formErrors.showGeneral(t("errors.server"));

@@ -87,5 +87,8 @@ describe("mobile app area", () => {
     await user.click(screen.getByRole("radio", { name: "iOS" }));
     await vi.waitFor(() => expect(calls.some((call) => call.url.endsWith("mobile_type=1"))).toBe(true));
     await vi.waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
+    // Desktop builds are listed too, so their platforms are offered as filters.
+    for (const platform of ["Windows", "macOS"])
+      expect(screen.getByRole("radio", { name: platform })).toBeTruthy();
   });
 });

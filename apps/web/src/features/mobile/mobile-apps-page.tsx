@@ -16,10 +16,10 @@ import { readVisitorDevice } from "../../ui/install-platform.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { platformKey } from "../../ui/platform.ts";
+import { APP_TYPES, platformKey } from "../../ui/platform.ts";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
 
-type Filter = "all" | "0" | "1";
+type Filter = "all" | "0" | "1" | "2" | "3";
 
 /** A phone sees its own platform first; other visitors see everything. */
 export function defaultFilter(device: string): Filter {
@@ -64,10 +64,10 @@ export function MobileAppsPage() {
           setFilter(value as Filter);
           setPage(1);
         }}
+        // Every platform the list can hold: desktop builds are installed from here too.
         data={[
           { value: "all", label: t("apps.all_platforms") },
-          { value: "0", label: t("platforms.android") },
-          { value: "1", label: t("platforms.ios") },
+          ...APP_TYPES.map((type) => ({ value: String(type), label: t(platformKey(type)) })),
         ]}
       />
       {query.isPending && orgId > 0 ? <PageLoader /> : null}

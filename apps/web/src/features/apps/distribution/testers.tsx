@@ -55,10 +55,22 @@ export function Testers({ appId, groups }: TestersProps) {
         <Title order={2} fz="lg">
           {t("testers.title")}
         </Title>
-        <Button size="xs" variant="default" onClick={() => setImporting(true)} disabled={groups.length === 0}>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => setImporting(true)}
+          disabled={groups.length === 0}
+          aria-describedby={groups.length === 0 ? "csv-needs-group" : undefined}
+        >
           {t("testers.import_csv")}
         </Button>
       </Group>
+      {/* A disabled button says nothing by itself: tell why, next to it. */}
+      {groups.length === 0 ? (
+        <Text id="csv-needs-group" fz="xs" c="dimmed" ta="right">
+          {t("testers.import_csv_needs_group")}
+        </Text>
+      ) : null}
       <AddTesterForm appId={appId} groups={groups} />
       <Select
         label={t("testers.filter")}

@@ -170,7 +170,9 @@ describe("install page", () => {
         "This app is available to team members and invited testers only. Sign in to continue.",
       ),
     ).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/login");
+    expect(screen.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe(
+      "/login?next=%2Fgetapp%2Fk1",
+    );
   });
 
   it("tells expired and exhausted links apart", async () => {

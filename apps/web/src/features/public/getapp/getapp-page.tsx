@@ -3,9 +3,10 @@ import { Button, Group, Image, Stack, Text, TextInput, Title } from "@mantine/co
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { ApiError } from "../../../api/client.ts";
 import { distributionKeys, fetchGetapp, type GetappPage } from "../../../api/distribution.ts";
+import { loginPathFor } from "../../../api/next-path.ts";
 import { useLoggedIn } from "../../../api/use-logged-in.ts";
 import { isHandheld, orderBuilds, readVisitorDevice } from "../../../ui/install-platform.ts";
 import { LoadError } from "../../../ui/load-error.tsx";
@@ -111,12 +112,13 @@ function Notice({ text, title }: { text: string; title?: string }) {
 
 function MembersOnly() {
   const { t } = useTranslation();
+  const location = useLocation();
   const loggedIn = useLoggedIn();
   return (
     <AuthCard title={t("getapp.title")}>
       <Text c="dimmed">{loggedIn ? t("install.no_access") : t("install.members_only")}</Text>
       {loggedIn ? null : (
-        <Button component={Link} to="/login" fullWidth>
+        <Button component={Link} to={loginPathFor(`${location.pathname}${location.search}`)} fullWidth>
           {t("install.sign_in")}
         </Button>
       )}

@@ -1,0 +1,124 @@
+// What a new user trips over in the first hour, walked in the browser as they would walk it.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
+import { type Harness, startHarness } from "../helpers/harness.ts";
+
+const en = JSON.parse(
+  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
+);
+const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
+const OWNER = "olga.owner@firsthour.test";
+const PASSWORD = "Quartz-Lantern-8841";
+
+let harness: Harness;
+let dataDir: string;
+let token: string;
+let orbitAppId: number;
+
+async function api(pathname: string, init: RequestInit = {}) {
+  const response = await fetch(`${harness.baseUrl}${pathname}`, {
+    ...init,
+    headers: { Authorization: `Token ${token}`, ...(init.headers ?? {}) },
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+}
+
+const postJson = (pathname: string, body: unknown) =>
+  api(pathname, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+/** The owner's password, set through the reset mail in the dev outbox, as a person would. */
+async function setOwnerPassword() {
+  await postJson("/api/user/password/update/", { email: OWNER });
+  // The mail goes out from a job: wait for it to reach the outbox.
+  let text: string | undefined;
+  for (let tries = 0; !text && tries < 150; tries++) {
+    const outbox = await api(`/api/admin/outbox/?to=${encodeURIComponent(OWNER)}`);
+    text = outbox.body?.results?.[0]?.text;
+    if (!text) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const code = /[?&]code=([\w-]+)/.exec(text ?? "")?.[1];
+  expect(code).toBeTruthy();
+  expect((await postJson("/api/user/password/update/", { code, password: PASSWORD })).status).toBe(200);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-e2e-first-hour-"));
+  const env = { DATA_DIR: dataDir, DATABASE_URL: "", ADMIN_EMAILS: OWNER };
+  token = issueAdminToken(env, OWNER);
+  harness = await startHarness(env);
+  await setOwnerPassword();
+});
+
+afterAll(async () => {
+  await harness?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the first hour", () => {
+  it("opens the dashboard, not the login form, for a signed-in person at /", async () => {
+    const context = await harness.newContext();
+    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.waitForURL("**/dashboard");
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+  });
+
+  it("comes back to a members-only install page after signing in from it", async () => {
+    const organization = await postJson("/api/organizations/", {
+      title: "Orbit",
+      subdomain: "orbit-first-hour",
+    });
+    const form = new FormData();
+    form.set("organization", String(organization.body.id));
+    form.set("file", new Blob([readFileSync(path.join(fixtures, "android/modern.apk"))]), "modern.apk");
+    const preload = await api("/api/applicationadd/?preload=1", { method: "POST", body: form });
+    const app = await postJson("/api/applications/", {
+      organization: organization.body.id,
+      preload_path: preload.body.preload_path,
+      project_title: "Orbit",
+      title: "Orbit",
+    });
+    orbitAppId = app.body.id;
+    const link = await postJson("/api/distributions/", { app: app.body.id, access: "members" });
+    expect(link.status).toBe(201);
+
+    const page = await (await harness.newContext()).newPage();
+    await page.goto(`/getapp/${link.body.key}`);
+    await page.getByRole("link", { name: en.install.sign_in }).click();
+    await page.waitForURL("**/login?next=*");
+    await page.getByLabel(en.fields.email).fill(OWNER);
+    await page
+      .getByLabel(new RegExp(`^${en.fields.password}`))
+      .first()
+      .fill(PASSWORD);
+    await page.getByRole("button", { name: en.login.submit }).click();
+    await page.waitForURL(`**/getapp/${link.body.key}`);
+    await page.getByRole("heading", { name: "Orbit" }).first().waitFor();
+  });
+
+  it("says why Import CSV is unavailable, and filters the install list by every platform", async () => {
+    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(`/dashboard/apps/${orbitAppId}`);
+    await page.getByRole("tab", { name: en.distribution.tab }).click();
+    const importButton = page.getByRole("button", { name: en.testers.import_csv });
+    await importButton.waitFor();
+    expect(await importButton.isDisabled()).toBe(true);
+    expect(await page.getByText(en.testers.import_csv_needs_group).isVisible()).toBe(true);
+
+    await page.goto("/dashboard/m");
+    for (const platform of [en.platforms.windows, en.platforms.macos]) {
+      await page.getByRole("radio", { name: platform }).waitFor({ state: "attached" });
+    }
+  });
+});
