@@ -121,4 +121,26 @@ describe("the first hour", () => {
       await page.getByRole("radio", { name: platform }).waitFor({ state: "attached" });
     }
   });
+
+  it("adds a zipped macOS app as macOS, saying so before Add, although the dialog said Windows", async () => {
+    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto("/dashboard/apps");
+    await page.getByRole("button", { name: en.apps.add }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(en.upload.file_label).setInputFiles({
+      name: "SomeTool.app.zip",
+      mimeType: "application/zip",
+      buffer: readFileSync(path.join(fixtures, "apple/mac/tarmac-mac.zip")),
+    });
+    await dialog.getByText(en.COMPLETED).waitFor({ timeout: 30_000 });
+    const note = en.upload.zip_read_as.replaceAll("{{found}}", "macOS").replaceAll("{{chosen}}", "Windows");
+    await dialog.getByText(note).waitFor();
+    await dialog.getByLabel(en.upload.project_title).fill("Some Tool");
+    await dialog.getByRole("button", { name: en.upload.add, exact: true }).click();
+    await page.waitForURL(/\/dashboard\/apps\/\d+$/);
+    const appId = Number(new URL(page.url()).pathname.split("/").pop());
+    expect((await api(`/api/applications/${appId}/`)).body).toMatchObject({ app_type: 3 });
+  });
 });

@@ -8,6 +8,7 @@ import { DropZone } from "./drop-zone.tsx";
 import { messageText, statusText } from "./status-text.ts";
 import { useUploadFlow } from "./upload-context.tsx";
 import { isSending } from "./use-preload.ts";
+import { ZipPlatformNote } from "./zip-platform-note.tsx";
 
 export function AddAppModal() {
   const { t } = useTranslation();
@@ -69,6 +70,14 @@ export function AddAppModal() {
             fileName={preload.fileName}
             status={status}
             error={error}
+          />
+        ) : null}
+        {preload.phase === "done" && preload.result ? (
+          <ZipPlatformNote
+            fileName={preload.result.file_name}
+            found={preload.result.app_type}
+            chosen={app?.app_type ?? flow.zipType}
+            forExistingApp={app !== null}
           />
         ) : null}
         {preload.phase === "done" && preload.result ? (
