@@ -147,10 +147,10 @@ describe("accounts in the browser", () => {
     await owner.getByText(en.staff.count.replace("{{count}}", "3")).waitFor();
   });
 
-  it("tells an invited tester that the web app is not for them", async () => {
+  it("signs an invited tester in to Install apps, the mobile area of the web app", async () => {
     const page = await acceptInvitation(TESTER, "Tester");
-    await page.getByText(en.login.mobile_only).waitFor();
-    expect(new URL(page.url()).pathname).toBe("/login");
+    await page.waitForURL("**/dashboard/m");
+    await page.getByRole("heading", { name: en.mobile.title }).waitFor();
     await page.context().close();
   });
 

@@ -20,8 +20,9 @@ export const authKeys = {
   activation: (code: string) => ["activation", code] as const,
 };
 
-export function requestLogin(input: LoginInput): Promise<LoginResponse> {
-  return api.post<LoginResponse>("/api/user/login/", input);
+/** `mobile`: the `?m=1` sign-in, which mobile users and testers use (the web's Install apps area). */
+export function requestLogin(input: LoginInput, mobile = false): Promise<LoginResponse> {
+  return api.post<LoginResponse>(mobile ? "/api/user/login/?m=1" : "/api/user/login/", input);
 }
 
 export function requestRegistration(input: RegisterInput): Promise<TokenResponse> {

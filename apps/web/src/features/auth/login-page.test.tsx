@@ -12,7 +12,7 @@ function stubLogin(replies: Reply[]): unknown[] {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string, init: RequestInit) => {
-      if (url !== "/api/user/login/" || init.method !== "POST")
+      if (!url.startsWith("/api/user/login/") || init.method !== "POST")
         throw new Error(`unexpected ${init.method} ${url}`);
       bodies.push(JSON.parse(String(init.body)));
       const reply = replies.shift();
@@ -70,15 +70,23 @@ describe("login page", () => {
     expect(getToken()).toBeNull();
   });
 
-  it("explains mobile-only accounts and keeps no token", async () => {
-    stubLogin([{ status: 200, body: { mobile_only: true, token: "must-not-stay" } }]);
+  it("signs mobile users and testers in to the Install apps area", async () => {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        urls.push(url);
+        if (url === "/api/user/login/")
+          return jsonResponse(200, { mobile_only: true, token: "must-not-stay" });
+        if (url === "/api/user/login/?m=1") return jsonResponse(200, { token: "tok-mobile" });
+        return jsonResponse(200, []);
+      }),
+    );
     const { router } = renderApp("/login");
     await fillCredentials("tester@example.com", "s3cret-pass");
-    expect(
-      await screen.findByText("This account can only be used in the Tarmac mobile app. Please log in there."),
-    ).toBeTruthy();
-    expect(getToken()).toBeNull();
-    expect(router.state.location.pathname).toBe("/login");
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/m"));
+    expect(getToken()).toBe("tok-mobile");
+    expect(urls.slice(0, 2)).toEqual(["/api/user/login/", "/api/user/login/?m=1"]);
   });
 
   it("asks for the second factor and sends it with the credentials", async () => {
@@ -123,21 +131,19 @@ describe("login page", () => {
     expect(getToken()).toBe("tok-recovery");
   });
 
-  it("logs a mobile-only account out again after the second factor", async () => {
-    stubLogin([
+  it("signs a mobile-only account with a second factor in to Install apps, code and all", async () => {
+    const bodies = stubLogin([
       { status: 200, body: { two_factor_required: true } },
       { status: 200, body: { mobile_only: true } },
+      { status: 200, body: { token: "tok-m" } },
     ]);
     const { router } = renderApp("/login");
     const user = await fillCredentials("tester@example.com", "s3cret-pass");
     await user.type(await screen.findByLabelText(/^Verification code/), "123456");
     await user.click(screen.getByRole("button", { name: "Verify and log in" }));
-    expect(
-      await screen.findByText("This account can only be used in the Tarmac mobile app. Please log in there."),
-    ).toBeTruthy();
-    expect(screen.getByLabelText(/^Email/)).toBeTruthy();
-    expect(getToken()).toBeNull();
-    expect(router.state.location.pathname).toBe("/login");
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe("/dashboard/m"));
+    expect(getToken()).toBe("tok-m");
+    expect(bodies.at(-1)).toEqual({ email: "tester@example.com", password: "s3cret-pass", otp: "123456" });
   });
 
   it("shows the lock-out message of a throttled login", async () => {

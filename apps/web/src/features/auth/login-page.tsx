@@ -7,7 +7,6 @@ import { type LoginInput, type LoginResponse, requestLogin } from "../../api/aut
 import { setToken } from "../../api/client.ts";
 import { safeNextPath } from "../../api/next-path.ts";
 import { clearSession } from "../../api/token.ts";
-import { Alert } from "../../ui/alert.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
@@ -24,21 +23,20 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [otp, setOtp] = useState("");
   const [needsOtp, setNeedsOtp] = useState(false);
-  const [mobileOnly, setMobileOnly] = useState(false);
   const formErrors = useFormErrors(LOGIN_FIELDS);
   const { errors } = formErrors;
 
   const login = useMutation({
-    mutationFn: requestLogin,
-    onSuccess: (reply: LoginResponse | null) => {
+    mutationFn: (attempt: { input: LoginInput; mobile: boolean }) =>
+      requestLogin(attempt.input, attempt.mobile),
+    onSuccess: (reply: LoginResponse | null, attempt) => {
       // One of three answers, told apart by their fields; an empty or non-JSON body is none of them.
       const answer = typeof reply === "object" ? reply : null;
       if (answer && "mobile_only" in answer && answer.mobile_only) {
-        // This account may not use the web app: drop whatever the reply carried.
+        // Mobile users and testers use the mobile area, which is this web app's Install apps
+        // page: sign them in there (the ?m=1 sign-in) instead of turning them away.
         clearSession();
-        setNeedsOtp(false);
-        setOtp("");
-        setMobileOnly(true);
+        login.mutate({ input: attempt.input, mobile: true });
         return;
       }
       if (answer && "two_factor_required" in answer && answer.two_factor_required) {
@@ -47,7 +45,8 @@ export function LoginPage() {
       }
       if (answer && "token" in answer && answer.token) {
         setToken(answer.token);
-        navigate(safeNextPath(searchParams.get("next")) ?? "/dashboard", { replace: true });
+        const home = attempt.mobile ? "/dashboard/m" : "/dashboard";
+        navigate(safeNextPath(searchParams.get("next")) ?? home, { replace: true });
         return;
       }
       formErrors.showGeneral(t("errors.server"));
@@ -59,10 +58,9 @@ export function LoginPage() {
     event.preventDefault();
     // Logging in always starts from a clean session (spec §4).
     clearSession();
-    setMobileOnly(false);
     formErrors.reset();
     const input: LoginInput = needsOtp ? { email, password, otp: otp.trim() } : { email, password };
-    login.mutate(input);
+    login.mutate({ input, mobile: false });
   };
 
   const backToCredentials = () => {
@@ -74,7 +72,6 @@ export function LoginPage() {
   return (
     <PublicLayout>
       <AuthCard title={t("login.title")} subtitle={needsOtp ? t("login.otp_subtitle") : t("login.subtitle")}>
-        {mobileOnly ? <Alert type="info" message={t("login.mobile_only")} timeout={0} /> : null}
         <FormAlert state={formErrors} />
         <form onSubmit={submit}>
           <Stack gap="md">
