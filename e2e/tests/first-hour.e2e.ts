@@ -143,4 +143,31 @@ describe("the first hour", () => {
     const appId = Number(new URL(page.url()).pathname.split("/").pop());
     expect((await api(`/api/applications/${appId}/`)).body).toMatchObject({ app_type: 3 });
   });
+
+  it("says a bad activation link is invalid and offers a new one; a used one hides the offer", async () => {
+    const page = await (await harness.newContext()).newPage();
+    // A short (malformed) code was "Server Error" before; an unknown one must read the same.
+    for (const code of ["short", "x".repeat(40)]) {
+      await page.goto(`/activate/${code}`);
+      await page.getByText(en.activate.invalid).waitFor();
+      expect(await page.getByText(en.activate.resend_title).isVisible()).toBe(true);
+    }
+    const email = "nina.new@firsthour.test";
+    const registered = await fetch(`${harness.baseUrl}/api/user/register/`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password: "Meadow-Pebble-5521", first_name: "Nina", last_name: "New" }),
+    });
+    expect(registered.status).toBe(201);
+    let link: string | undefined;
+    for (let tries = 0; !link && tries < 150; tries++) {
+      const outbox = await api(`/api/admin/outbox/?to=${encodeURIComponent(email)}`);
+      link = /\/activate\/[\w-]+/.exec(outbox.body?.results?.[0]?.text ?? "")?.[0];
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await page.goto(link as string);
+    await page.getByRole("button", { name: en.activate.submit }).click();
+    await page.getByText(en.activate.done).waitFor();
+    expect(await page.getByText(en.activate.resend_title).count()).toBe(0);
+  });
 });

@@ -1,5 +1,6 @@
 import { Stack } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { authKeys, checkActivation, requestReinvite } from "../../api/auth.ts";
@@ -15,18 +16,20 @@ export function ActivatePage() {
   const { t } = useTranslation();
   const { code } = useParams();
   useDocumentTitle(t("activate.title"));
+  // Once the account is active, asking for another activation mail makes no sense.
+  const [activated, setActivated] = useState(false);
   return (
     <PublicLayout>
       <Stack gap="lg">
-        {code ? <ActivateWithCode code={code} /> : null}
-        <ResendActivation />
+        {code ? <ActivateWithCode code={code} onActivated={() => setActivated(true)} /> : null}
+        {activated ? null : <ResendActivation />}
       </Stack>
     </PublicLayout>
   );
 }
 
 /** The link is checked first; activation then waits for a click, so mail scanners opening links do nothing. */
-function ActivateWithCode({ code }: { code: string }) {
+function ActivateWithCode({ code, onActivated }: { code: string; onActivated: () => void }) {
   const { t } = useTranslation();
   const check = useQuery({
     queryKey: authKeys.activation(code),
@@ -50,7 +53,9 @@ function ActivateWithCode({ code }: { code: string }) {
         <Alert
           type="error"
           message={
-            check.error instanceof ApiError && check.error.status === 404
+            // Any refusal of the link (unknown, used, expired, malformed) means the same to the
+            // person: this link will not work, and the box below sends a new one.
+            check.error instanceof ApiError && check.error.status >= 400 && check.error.status < 500
               ? t("activate.invalid")
               : t("errors.server")
           }
@@ -58,7 +63,7 @@ function ActivateWithCode({ code }: { code: string }) {
           dismissible={false}
         />
       ) : null}
-      {check.data ? <ActivationForm code={code} info={check.data} /> : null}
+      {check.data ? <ActivationForm code={code} info={check.data} onActivated={onActivated} /> : null}
     </AuthCard>
   );
 }

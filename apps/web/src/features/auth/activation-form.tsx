@@ -12,7 +12,15 @@ import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 const ACTIVATION_FIELDS = ["password", "first_name", "last_name"] as const;
 
 /** The confirm button; an invitation also asks for the new account's password and names. */
-export function ActivationForm({ code, info }: { code: string; info: ActivationInfo }) {
+export function ActivationForm({
+  code,
+  info,
+  onActivated,
+}: {
+  code: string;
+  info: ActivationInfo;
+  onActivated?: () => void;
+}) {
   const { t } = useTranslation();
   const formErrors = useFormErrors(ACTIVATION_FIELDS);
   const [result, setResult] = useState<"none" | "active" | "signed_in">("none");
@@ -22,6 +30,7 @@ export function ActivationForm({ code, info }: { code: string; info: ActivationI
   const activate = useMutation({
     mutationFn: (input: ActivateInput) => requestActivation(code, input),
     onSuccess: (reply) => {
+      onActivated?.();
       if (reply?.token) {
         setToken(reply.token);
         setResult("signed_in");
