@@ -18,6 +18,23 @@ let harness: Harness;
 let dataDir: string;
 let token: string;
 let orbitAppId: number;
+let orbitOrgId: number;
+
+/** Preload and confirm one build over the API as a new app. */
+async function uploadApp(organization: number, fixture: string, title: string): Promise<number> {
+  const form = new FormData();
+  form.set("organization", String(organization));
+  form.set("file", new Blob([readFileSync(path.join(fixtures, fixture))]), path.basename(fixture));
+  const preload = await api("/api/applicationadd/?preload=1", { method: "POST", body: form });
+  const app = await postJson("/api/applications/", {
+    organization,
+    preload_path: preload.body.preload_path,
+    project_title: title,
+    title,
+  });
+  expect(app.status).toBe(201);
+  return app.body.id;
+}
 
 async function api(pathname: string, init: RequestInit = {}) {
   const response = await fetch(`${harness.baseUrl}${pathname}`, {
@@ -77,18 +94,9 @@ describe("the first hour", () => {
       title: "Orbit",
       subdomain: "orbit-first-hour",
     });
-    const form = new FormData();
-    form.set("organization", String(organization.body.id));
-    form.set("file", new Blob([readFileSync(path.join(fixtures, "android/modern.apk"))]), "modern.apk");
-    const preload = await api("/api/applicationadd/?preload=1", { method: "POST", body: form });
-    const app = await postJson("/api/applications/", {
-      organization: organization.body.id,
-      preload_path: preload.body.preload_path,
-      project_title: "Orbit",
-      title: "Orbit",
-    });
-    orbitAppId = app.body.id;
-    const link = await postJson("/api/distributions/", { app: app.body.id, access: "members" });
+    orbitOrgId = organization.body.id;
+    orbitAppId = await uploadApp(orbitOrgId, "android/modern.apk", "Orbit");
+    const link = await postJson("/api/distributions/", { app: orbitAppId, access: "members" });
     expect(link.status).toBe(201);
 
     const page = await (await harness.newContext()).newPage();
@@ -169,5 +177,32 @@ describe("the first hour", () => {
     await page.getByRole("button", { name: en.activate.submit }).click();
     await page.getByText(en.activate.done).waitFor();
     expect(await page.getByText(en.activate.resend_title).count()).toBe(0);
+  });
+
+  it("names a members-only link apart from the permanent one, and shows the access choices whole", async () => {
+    const context = await harness.newContext({ viewport: { width: 390, height: 844 } });
+    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const page = await context.newPage();
+    // The permanent link is made when the links are first read; a members-only one comes after.
+    const appId = await uploadApp(orbitOrgId, "android/localized.apk", "Comet");
+    expect((await api(`/api/distributions/?app=${appId}`)).body.count).toBe(1);
+    expect((await postJson("/api/distributions/", { app: appId, access: "members" })).status).toBe(201);
+    await page.goto(`/dashboard/apps/${appId}`);
+    await page.getByRole("tab", { name: en.distribution.tab }).click();
+    const title = (target: string) => en.distribution.link_for.replace("{{target}}", target);
+    await page.getByRole("article", { name: title(en.distribution.app_link), exact: true }).waitFor();
+    await page
+      .getByRole("article", {
+        name: title(`${en.distribution.app_link} · ${en.distribution.access.members}`),
+      })
+      .waitFor();
+
+    await page.getByRole("button", { name: en.distribution.new_link }).click();
+    const dialog = page.getByRole("dialog");
+    const members = dialog.getByText(en.distribution.access.members, { exact: true });
+    await members.waitFor();
+    // On a phone-sized screen the whole text shows, nothing cut off with an ellipsis.
+    const cut = await members.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
+    expect(cut).toBe(false);
   });
 });

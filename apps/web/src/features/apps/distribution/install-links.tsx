@@ -49,9 +49,15 @@ export function InstallLinks({ appId, canManage }: { appId: number; canManage: b
   });
 
   const targetOf = (link: DistributionRecord) => {
-    if (link.version === null) return t("distribution.app_link");
     const version = versions.find((item) => item.id === link.version);
-    return version ? versionLabel(version, t) : t("distribution.version_id", { id: link.version });
+    const target =
+      link.version === null
+        ? t("distribution.app_link")
+        : version
+          ? versionLabel(version, t)
+          : t("distribution.version_id", { id: link.version });
+    // Links to the same build differ by who may open them; say so in the title.
+    return link.access === "public" ? target : `${target} · ${t(`distribution.access.${link.access}`)}`;
   };
   const sorted = [...(links.data ?? [])].sort(
     (a, b) => Number(a.version !== null) - Number(b.version !== null) || b.id - a.id,

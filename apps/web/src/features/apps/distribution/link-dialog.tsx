@@ -1,5 +1,5 @@
 // Creates an install link or changes one's access: public, password or members; expiry; limit.
-import { Modal, NumberInput, PasswordInput, SegmentedControl, Select, Stack, TextInput } from "@mantine/core";
+import { Group, Modal, NumberInput, PasswordInput, Radio, Select, Stack, TextInput } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type DistributionAccess, minLinkPasswordLength } from "@tarmac/contracts";
 import { type FormEvent, useState } from "react";
@@ -93,19 +93,18 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
               allowDeselect={false}
             />
           )}
-          <Stack gap={4}>
-            <span id="link-access-label">{t("distribution.access_label")}</span>
-            <SegmentedControl
-              aria-labelledby="link-access-label"
-              fullWidth
-              value={access}
-              onChange={(value) => setAccess(value as DistributionAccess)}
-              data={(["public", "password", "members"] as const).map((value) => ({
-                value,
-                label: t(`distribution.access.${value}`),
-              }))}
-            />
-          </Stack>
+          {/* Radios, not a segmented control: the choices' texts are long and must not be cut off. */}
+          <Radio.Group
+            label={t("distribution.access_label")}
+            value={access}
+            onChange={(value) => setAccess(value as DistributionAccess)}
+          >
+            <Group gap="md" mt={4}>
+              {(["public", "password", "members"] as const).map((value) => (
+                <Radio key={value} value={value} label={t(`distribution.access.${value}`)} />
+              ))}
+            </Group>
+          </Radio.Group>
           {access === "password" ? (
             <PasswordInput
               label={t("distribution.password")}
