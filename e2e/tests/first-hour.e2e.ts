@@ -205,4 +205,27 @@ describe("the first hour", () => {
     const cut = await members.evaluate((element) => element.scrollWidth > element.clientWidth + 1);
     expect(cut).toBe(false);
   });
+
+  it("starts the invitation page from the names the admin typed", async () => {
+    const email = "ivy.invited@firsthour.test";
+    const invited = await postJson("/api/usersinorgs/", {
+      userid: email,
+      organization: orbitOrgId,
+      role: 5,
+      first_name: "Ivy",
+      last_name: "Invited",
+    });
+    expect(invited.status).toBe(201);
+    let link: string | undefined;
+    for (let tries = 0; !link && tries < 150; tries++) {
+      const outbox = await api(`/api/admin/outbox/?to=${encodeURIComponent(email)}`);
+      link = /\/activate\/[\w-]+/.exec(outbox.body?.results?.[0]?.text ?? "")?.[0];
+      if (!link) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const page = await (await harness.newContext()).newPage();
+    await page.goto(link as string);
+    await page.getByRole("heading", { name: en.activate.invitation_title }).waitFor();
+    expect(await page.getByLabel(en.fields.first_name).inputValue()).toBe("Ivy");
+    expect(await page.getByLabel(en.fields.last_name).inputValue()).toBe("Invited");
+  });
 });

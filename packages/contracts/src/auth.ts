@@ -22,6 +22,9 @@ export const activationInfo = z.object({
   email: z.string(),
   kind: z.enum(["activation", "invitation"]),
   requires_password: z.boolean(),
+  /** The names on the account (for an invitation, as the inviting admin typed them). */
+  first_name: z.string(),
+  last_name: z.string(),
 });
 export type ActivationInfo = z.infer<typeof activationInfo>;
 export const activateInput = z

@@ -49,6 +49,8 @@ describe("auth endpoints", () => {
         email: email.toLowerCase(),
         kind: "activation",
         requires_password: false,
+        first_name: "Ada",
+        last_name: "Lovelace",
       });
 
       const activated = await post(`/api/user/activate/${code}/`);
@@ -136,6 +138,9 @@ describe("auth endpoints", () => {
         email,
         kind: "invitation",
         requires_password: true,
+        // The names the inviter typed, for the invitation page to start from.
+        first_name: "In",
+        last_name: "Vited",
       });
       const missing = await post(`/api/user/activate/${code}/`, {});
       expect(missing.statusCode).toBe(400);

@@ -209,6 +209,8 @@ export class AccountService {
       email: found.user.email,
       kind: found.code.kind as "activation" | "invitation",
       requiresPassword: !found.user.passwordHash,
+      firstName: found.user.firstName,
+      lastName: found.user.lastName,
     };
   }
 

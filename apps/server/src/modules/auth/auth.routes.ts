@@ -72,7 +72,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     },
     handler: async (request) => {
       const info = await deps.accounts.describeCode(request.params.code);
-      return { email: info.email, kind: info.kind, requires_password: info.requiresPassword };
+      return {
+        email: info.email,
+        kind: info.kind,
+        requires_password: info.requiresPassword,
+        first_name: info.firstName,
+        last_name: info.lastName,
+      };
     },
   });
 

@@ -127,7 +127,13 @@ describe("account forms", () => {
     const calls = stubApi({
       "GET /api/user/activate/abc%2F1/": {
         status: 200,
-        body: { email: "ann@example.com", kind: "activation", requires_password: false },
+        body: {
+          email: "ann@example.com",
+          kind: "activation",
+          requires_password: false,
+          first_name: "",
+          last_name: "",
+        },
       },
       "POST /api/user/activate/abc%2F1/": {
         status: 400,
@@ -150,14 +156,21 @@ describe("account forms", () => {
     const calls = stubApi({
       "GET /api/user/activate/inv/": {
         status: 200,
-        body: { email: "bob@example.com", kind: "invitation", requires_password: true },
+        body: {
+          email: "bob@example.com",
+          kind: "invitation",
+          requires_password: true,
+          first_name: "Bob",
+          last_name: "",
+        },
       },
       "POST /api/user/activate/inv/": { status: 200, body: { token: "invited-token" } },
     });
     const user = userEvent.setup();
     renderApp("/activate/inv");
     await screen.findByRole("heading", { name: "Accept your invitation" });
-    await user.type(screen.getByLabelText(/^First name/), " Bob ");
+    // The names the inviter typed are there already.
+    expect((screen.getByLabelText(/^First name/) as HTMLInputElement).value).toBe("Bob");
     await user.type(screen.getByLabelText(/^Last name/), "Roe");
     await user.type(screen.getByLabelText(/^Password/), "a-long-passphrase");
     await user.click(screen.getByRole("button", { name: "Accept invitation" }));
@@ -184,7 +197,13 @@ describe("account forms", () => {
     stubApi({
       "GET /api/user/activate/abc/": {
         status: 200,
-        body: { email: "ann@example.com", kind: "activation", requires_password: false },
+        body: {
+          email: "ann@example.com",
+          kind: "activation",
+          requires_password: false,
+          first_name: "",
+          last_name: "",
+        },
       },
       "POST /api/user/activate/abc/": { status: 200, body: { detail: "Activated." } },
     });

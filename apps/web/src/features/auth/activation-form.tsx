@@ -24,7 +24,8 @@ export function ActivationForm({
   const { t } = useTranslation();
   const formErrors = useFormErrors(ACTIVATION_FIELDS);
   const [result, setResult] = useState<"none" | "active" | "signed_in">("none");
-  const [form, setForm] = useState({ password: "", first_name: "", last_name: "" });
+  // The inviting admin may have typed the names already: start from them.
+  const [form, setForm] = useState({ password: "", first_name: info.first_name, last_name: info.last_name });
   const asksPassword = info.requires_password || info.kind === "invitation";
 
   const activate = useMutation({
