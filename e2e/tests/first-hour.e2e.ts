@@ -228,4 +228,18 @@ describe("the first hour", () => {
     expect(await page.getByLabel(en.fields.first_name).inputValue()).toBe("Ivy");
     expect(await page.getByLabel(en.fields.last_name).inputValue()).toBe("Invited");
   });
+
+  it("prompts a new organization to upload its first build, and the prompt opens the upload", async () => {
+    const nebula = await postJson("/api/organizations/", { title: "Nebula", subdomain: "nebula-first-hour" });
+    expect(nebula.status).toBe(201);
+    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    await context.addInitScript((id) => localStorage.setItem("current_org_id", String(id)), nebula.body.id);
+    const page = await context.newPage();
+    await page.goto("/dashboard");
+    await page.getByRole("heading", { name: en.dashboard.first_build_title }).waitFor();
+    await page.getByRole("link", { name: en.dashboard.first_build_action }).click();
+    await page.waitForURL("**/dashboard/apps");
+    await page.getByRole("dialog").getByLabel(en.upload.file_label).waitFor({ state: "attached" });
+  });
 });

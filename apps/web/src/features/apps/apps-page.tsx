@@ -1,8 +1,9 @@
 // The organization's applications (spec §2): search by title, platform filter, pages.
 import { Button, Group, SegmentedControl, Stack, TextInput } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import type { OrgData } from "../../api/account.ts";
 import {
   APPS_PAGE_SIZE,
@@ -34,6 +35,14 @@ export function AppsPage() {
 function AppsList({ org }: { org: OrgData }) {
   const { t } = useTranslation();
   const flow = useUploadFlow();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const canCreateHere = isAdminRole(org.role);
+  // ?add=1 (the dashboard's "upload your first build") opens the upload dialog once.
+  useEffect(() => {
+    if (searchParams.get("add") !== "1") return;
+    setSearchParams({}, { replace: true });
+    if (canCreateHere) flow.open();
+  }, [searchParams, setSearchParams, canCreateHere, flow]);
   const [mobileType, setMobileType] = useState<AppType | null>(null);
   const [page, setPage] = useState(1);
   const resetPage = useCallback(() => setPage(1), []);

@@ -65,6 +65,19 @@ export function DashboardHome() {
           </Stack>
         </Paper>
       ) : null}
+      {currentOrg && currentOrg.builds_count === 0 && isAdminRole(currentOrg.role) ? (
+        <Paper withBorder radius="md" p={{ base: "md", sm: "lg" }}>
+          <Stack gap="sm" align="flex-start">
+            <Title order={2} fz="lg">
+              {t("dashboard.first_build_title")}
+            </Title>
+            <Text c="dimmed">{t("dashboard.first_build_description")}</Text>
+            <Button component={Link} to="/dashboard/apps?add=1">
+              {t("dashboard.first_build_action")}
+            </Button>
+          </Stack>
+        </Paper>
+      ) : null}
     </Stack>
   );
 }
