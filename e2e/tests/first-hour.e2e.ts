@@ -242,4 +242,30 @@ describe("the first hour", () => {
     await page.waitForURL("**/dashboard/apps");
     await page.getByRole("dialog").getByLabel(en.upload.file_label).waitFor({ state: "attached" });
   });
+
+  it("at the plan's project limit says so before the upload, then shows the server's reason and the plan", async () => {
+    // Orbit holds three projects by now (Orbit, Some Tool, Comet): the free plan's limit.
+    expect((await api(`/api/organization/usage/?org=${orbitOrgId}`)).body).toMatchObject({
+      projects_count: 3,
+      projects_limit: 3,
+    });
+    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    await context.addInitScript((id) => localStorage.setItem("current_org_id", String(id)), orbitOrgId);
+    const page = await context.newPage();
+    await page.goto("/dashboard/apps");
+    await page.getByRole("button", { name: en.apps.add }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText(en.upload.project_limit_note).waitFor();
+    await dialog.getByLabel(en.upload.file_label).setInputFiles(path.join(fixtures, "android/bare.apk"));
+    await dialog.getByText(en.COMPLETED).waitFor({ timeout: 30_000 });
+    await dialog.getByLabel(en.upload.project_title).fill("Overflow");
+    await dialog.getByRole("button", { name: en.upload.add, exact: true }).click();
+    await dialog
+      .getByText("The plan's project limit is reached; upgrade the plan to add another project.")
+      .waitFor();
+    expect(await dialog.getByText(en.errors.application).count()).toBe(0);
+    await dialog.getByRole("link", { name: en.upload.see_plan }).click();
+    await page.waitForURL("**/dashboard/organization/plan");
+  });
 });

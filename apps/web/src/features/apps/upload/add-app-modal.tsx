@@ -1,7 +1,9 @@
 // The add-app modal of spec §2/§4: choose the organization and a build, watch it upload, then
 // confirm the draft with Add.
-import { Button, Group, Modal, SegmentedControl, Select, Stack, Text } from "@mantine/core";
+import { Anchor, Button, Group, Modal, SegmentedControl, Select, Stack, Text } from "@mantine/core";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { Alert } from "../../../ui/alert.tsx";
 import { UploadProgress } from "../../../ui/upload-progress.tsx";
 import { DraftForm } from "./draft-form.tsx";
 import { DropZone } from "./drop-zone.tsx";
@@ -16,7 +18,8 @@ export function AddAppModal() {
   const { preload, app } = flow;
   const sending = isSending(preload.phase);
   const busy = sending || flow.saving;
-  const error = messageText(flow.saveError ?? preload.error, t);
+  const failure = flow.saveError ?? preload.error;
+  const error = messageText(failure, t);
   const status = statusText(preload.phase, preload.progress, t, flow.processing);
   const title = app
     ? t("upload.new_version_title", { title: app.title })
@@ -63,6 +66,9 @@ export function AddAppModal() {
             />
           </Stack>
         )}
+        {!app && !flow.projectOf && flow.projectLimitReached && preload.phase === "idle" ? (
+          <Alert type="info" message={t("upload.project_limit_note")} timeout={0} dismissible={false} />
+        ) : null}
         {preload.phase === "done" ? null : <DropZone disabled={busy} onFiles={flow.pickFiles} />}
         {preload.phase !== "idle" || error ? (
           <UploadProgress
@@ -71,6 +77,11 @@ export function AddAppModal() {
             status={status}
             error={error}
           />
+        ) : null}
+        {failure?.plan ? (
+          <Anchor component={Link} to="/dashboard/organization/plan" onClick={flow.close} fz="sm">
+            {t("upload.see_plan")}
+          </Anchor>
         ) : null}
         {preload.phase === "done" && preload.result ? (
           <ZipPlatformNote

@@ -37,6 +37,8 @@ export interface UploadFlow {
   processing: boolean;
   saveError: UploadMessage | null;
   canSave: boolean;
+  /** Every project the plan allows exists: a new app can only join one of them. */
+  projectLimitReached: boolean;
   /** An upload kept running with the modal closed: the progress widget shows it. */
   inBackground: boolean;
   open: (app?: ApplicationRecord | null) => void;
@@ -207,6 +209,11 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     processing: polling.active,
     saveError,
     canSave,
+    projectLimitReached:
+      orgUsage !== null &&
+      "projects_limit" in orgUsage &&
+      orgUsage.projects_limit > 0 &&
+      orgUsage.projects_count >= orgUsage.projects_limit,
     // Any other close resets the flow to idle, so a non-idle flow with the modal closed is one
     // that kept running: it stays visible when it finishes or fails, too.
     inBackground: !opened && preload.phase !== "idle",

@@ -22,6 +22,16 @@ describe("checkFiles", () => {
     });
   });
 
+  it("stops at the build limit before uploading, builds waiting to be added included", () => {
+    const usage = { space_used: 0, space_limit: 0, builds_count: 8, build_limit: 10, pending_uploads: 2 };
+    expect(checkFiles([fileOf("a.apk")], { ...context, usage })).toEqual({
+      key: "YOU HAVE REACHED THE LIMIT FOR THE NUMBER OF UPLOADED BUILDS PLEASE UPDATE YOUR TARIFF",
+      plan: true,
+    });
+    expect(checkFiles([fileOf("a.apk")], { ...context, usage: { ...usage, pending_uploads: 1 } })).toBeNull();
+    expect(checkFiles([fileOf("a.apk")], { ...context, usage: { ...usage, build_limit: 0 } })).toBeNull();
+  });
+
   it("needs an organization", () => {
     expect(checkFiles([fileOf("a.apk")], { ...context, organization: null })?.key).toBe(
       "PLEASE SELECT ONE OF THE ORGANIZATION",
@@ -54,7 +64,7 @@ describe("checkFiles", () => {
 describe("describeUploadFailure", () => {
   it.each(Object.entries(uploadErrorMessages))("maps error_code %s to its spec message", (code, message) => {
     const error = new ApiError(400, { error_code: Number(code), detail: "x" }, "x");
-    expect(describeUploadFailure(error)).toEqual({ key: message });
+    expect(describeUploadFailure(error)).toEqual({ key: message, plan: code === "6" || code === "7" });
     expect(messageOfCode(Number(code))).toEqual({ key: message });
   });
 
@@ -70,9 +80,28 @@ describe("describeUploadFailure", () => {
     expect(describeUploadFailure(new DOMException("aborted", "AbortError"))).toBeNull();
   });
 
-  it("answers 'Application Error' for anything else", () => {
+  it("shows the server's own words whenever it gave some, with the plan page for limits", () => {
+    const limit = { error_code: "projects_limit_reached", detail: "The plan's project limit is reached." };
+    expect(describeUploadFailure(new ApiError(400, limit, "x"))).toEqual({
+      key: "errors.server_said",
+      values: { message: "The plan's project limit is reached." },
+      plan: true,
+    });
+    expect(
+      describeUploadFailure(new ApiError(400, { project_title: ["This field is required."] }, "x")),
+    ).toEqual({
+      key: "errors.server_said",
+      values: { message: "project_title: This field is required." },
+      plan: false,
+    });
+    expect(describeUploadFailure(new ApiError(403, { detail: "Not allowed." }, "x"))?.values).toEqual({
+      message: "Not allowed.",
+    });
+  });
+
+  it("answers 'Application Error' when the server said nothing readable", () => {
     expect(describeUploadFailure(new ApiError(500, null, "x"))?.key).toBe("errors.application");
-    expect(describeUploadFailure(new ApiError(400, { detail: "odd" }, "x"))?.key).toBe("errors.application");
+    expect(describeUploadFailure(new ApiError(400, {}, "x"))?.key).toBe("errors.application");
     expect(describeUploadFailure(new Error("boom"))?.key).toBe("errors.application");
     expect(messageOfCode(null).key).toBe("errors.application");
   });

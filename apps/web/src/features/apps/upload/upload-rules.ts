@@ -13,6 +13,8 @@ import type { OrganizationUsage } from "../../../api/plans.ts";
 export interface UploadMessage {
   key: string;
   values?: Record<string, string>;
+  /** A plan limit stopped the upload: the message offers the plan page. */
+  plan?: boolean;
 }
 
 export const MULTIPLE_FILES = "CANNOT LOAD MULTIPLE FILES PLEASE SELECT ONE FILE";
@@ -20,12 +22,15 @@ export const NO_ORGANIZATION = "PLEASE SELECT ONE OF THE ORGANIZATION";
 export const FILE_NAME_TOO_LONG = "ENSURE THIS FILENAME HAS AT MOST 100 CHARACTERS";
 export const APPLICATION_ERROR = "errors.application";
 export const STORAGE_FULL = uploadErrorMessages[6];
+export const BUILD_LIMIT = uploadErrorMessages[7];
+/** The server's own words, when it gave some: never "Application Error" over a real reason. */
+export const SERVER_SAID = "errors.server_said";
 
 const BYTES_PER_MB = 1024 * 1024;
 
 /** In MB, as the usage call answers them; uploads waiting to be added hold space too. */
 export type SpaceUsage = Pick<OrganizationUsage, "space_used" | "space_limit"> &
-  Partial<Pick<OrganizationUsage, "pending_space">>;
+  Partial<Pick<OrganizationUsage, "pending_space" | "builds_count" | "build_limit" | "pending_uploads">>;
 
 export interface FileCheckContext {
   organization: number | null;
@@ -40,6 +45,12 @@ export function exceedsSpace(usage: SpaceUsage | null, fileBytes: number): boole
   return usage.space_used + (usage.pending_space ?? 0) + fileBytes / BYTES_PER_MB >= usage.space_limit;
 }
 
+/** Builds (and uploads waiting to be added) at a non-zero build limit block another upload. */
+export function atBuildLimit(usage: SpaceUsage | null): boolean {
+  if (!usage?.build_limit || usage.build_limit <= 0) return false;
+  return (usage.builds_count ?? 0) + (usage.pending_uploads ?? 0) >= usage.build_limit;
+}
+
 /** The first reason the chosen files cannot be uploaded, in the order the spec checks them. */
 export function checkFiles(files: readonly File[], context: FileCheckContext): UploadMessage | null {
   if (files.length > 1) return { key: MULTIPLE_FILES };
@@ -49,7 +60,9 @@ export function checkFiles(files: readonly File[], context: FileCheckContext): U
   if (!detectType(file.name, context.appTypeHint)) {
     return { key: "upload.unsupported_type", values: { types: acceptedExtensionList() } };
   }
-  if (exceedsSpace(context.usage, file.size)) return { key: STORAGE_FULL };
+  // Checked before a byte is sent: a full plan should not cost the whole upload first.
+  if (exceedsSpace(context.usage, file.size)) return { key: STORAGE_FULL, plan: true };
+  if (atBuildLimit(context.usage)) return { key: BUILD_LIMIT, plan: true };
   return null;
 }
 
@@ -75,12 +88,31 @@ export function describeUploadFailure(error: unknown): UploadMessage | null {
   if (error instanceof DOMException && error.name === "AbortError") return null;
   if (!(error instanceof ApiError)) return { key: APPLICATION_ERROR };
   if (error.status === 401) return null;
-  if (error.status === 400 && typeof error.body === "object" && error.body !== null) {
-    const body = error.body as Record<string, unknown>;
-    if (isUploadErrorCode(body.error_code)) return { key: uploadErrorMessages[body.error_code] };
+  const body =
+    typeof error.body === "object" && error.body !== null ? (error.body as Record<string, unknown>) : {};
+  if (error.status === 400) {
+    if (isUploadErrorCode(body.error_code)) {
+      return {
+        key: uploadErrorMessages[body.error_code],
+        plan: body.error_code === 6 || body.error_code === 7,
+      };
+    }
     if (mentionsLongFileName(body.file)) return { key: FILE_NAME_TOO_LONG };
   }
-  return { key: APPLICATION_ERROR };
+  const plan = typeof body.error_code === "string" && body.error_code.endsWith("_limit_reached");
+  const said = serverWords(body);
+  return said ? { key: SERVER_SAID, values: { message: said }, plan } : { key: APPLICATION_ERROR };
+}
+
+/** The `detail` of an answer, else its first field message ("project_title: This field is required."). */
+function serverWords(body: Record<string, unknown>): string | null {
+  if (typeof body.detail === "string" && body.detail.trim()) return body.detail;
+  for (const [field, value] of Object.entries(body)) {
+    const first = Array.isArray(value) ? value[0] : undefined;
+    if (typeof first === "string" && first.trim())
+      return field === "non_field_errors" ? first : `${field}: ${first}`;
+  }
+  return null;
 }
 
 /** True when a .zip needs the user to say which platform it is for (a new app only). */
