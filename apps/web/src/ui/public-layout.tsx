@@ -1,4 +1,4 @@
-import { Anchor, Box, Container, Group, Paper, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Box, Container, Group, Paper, Stack, Text, Title, VisuallyHidden } from "@mantine/core";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -13,8 +13,9 @@ export function PublicLayout({ children, wide = false }: { children: ReactNode; 
     <Box className="public-shell">
       <Box component="header" className="public-header">
         <Group justify="space-between" px={{ base: "md", sm: "xl" }} py="sm" wrap="nowrap">
-          <Anchor component={Link} to="/promo" underline="never" aria-label={t("nav.home")}>
+          <Anchor component={Link} to="/promo" underline="never">
             <BrandMark />
+            <VisuallyHidden>{` – ${t("nav.home")}`}</VisuallyHidden>
           </Anchor>
           <Group gap="md" wrap="nowrap">
             <Group gap="md" visibleFrom="xs" wrap="nowrap">

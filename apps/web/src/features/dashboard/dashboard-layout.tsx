@@ -1,4 +1,4 @@
-import { AppShell, Burger, Drawer, Group } from "@mantine/core";
+import { AppShell, Burger, Drawer, Group, VisuallyHidden } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -62,8 +62,10 @@ function DashboardShell() {
               aria-expanded={menuOpen}
               onClick={() => (compact ? setDrawerOpen((open) => !open) : setMenuActive((active) => !active))}
             />
-            <Link to="/dashboard" aria-label={t("dashboard.title")} style={{ textDecoration: "none" }}>
+            {/* The visible brand is the start of the link's name, then where it goes (WCAG 2.5.3). */}
+            <Link to="/dashboard" style={{ textDecoration: "none" }}>
               <BrandMark />
+              <VisuallyHidden>{` – ${t("dashboard.title")}`}</VisuallyHidden>
             </Link>
           </Group>
           <LanguageSelect />
