@@ -3,7 +3,7 @@
 // ignored, so a link cannot use the sign-in page to send people elsewhere.
 
 export function safeNextPath(raw: string | null | undefined): string | null {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return null;
+  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return null;
   try {
     const url = new URL(raw, "https://tarmac.invalid");
     if (url.origin !== "https://tarmac.invalid") return null;
