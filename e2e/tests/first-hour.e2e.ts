@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { devices } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
@@ -267,5 +268,25 @@ describe("the first hour", () => {
     expect(await dialog.getByText(en.errors.application).count()).toBe(0);
     await dialog.getByRole("link", { name: en.upload.see_plan }).click();
     await page.waitForURL("**/dashboard/organization/plan");
+  });
+
+  it("tells an iPhone plainly that an Android-only app is not for it, with the code to open it elsewhere", async () => {
+    const link = (await api(`/api/distributions/?app=${orbitAppId}`)).body.results.find(
+      (item: { access: string }) => item.access === "public",
+    ) as { key: string } | undefined;
+    const key =
+      link?.key ?? (await postJson("/api/distributions/", { app: orbitAppId, access: "public" })).body.key;
+    const iphone = await harness.newContext({ ...devices["iPhone 13"] });
+    const page = await iphone.newPage();
+    await page.goto(`/getapp/${key}`);
+    const notice = en.install.not_for_device
+      .replace("{{device}}", en.install.devices.iphone)
+      .replace("{{platforms}}", en.platforms.android);
+    await page.getByText(notice).waitFor();
+    await page.getByRole("img", { name: en.install.qr_label }).waitFor();
+    // The APK is still listed for whoever needs it, but not as the page's main action.
+    const apk = page.getByRole("link", { name: en.install.download_apk });
+    expect(await apk.getAttribute("data-size")).not.toBe("lg");
+    await page.getByText(/requires Android \d+(\.\d+)? \(API \d+\) or later/).waitFor();
   });
 });

@@ -17,7 +17,7 @@ export function makeVersion(overrides: Partial<Version> = {}): Version {
     sha256: "ab".repeat(32),
     content_type: "application/vnd.android.package-archive",
     bundle_id: "com.acme.rocket",
-    min_os_version: "8.0",
+    min_os_version: "26",
     whats_new: "Faster launch",
     comment: "",
     ready_to_sale: true,

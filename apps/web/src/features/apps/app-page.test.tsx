@@ -103,7 +103,7 @@ describe("app page", () => {
     );
 
     const android = row("1.2.0");
-    for (const text of ["42", "5.0 MB", "Ann Lee", "3 / 1", "8.0", "Signed (v2, v3)"]) {
+    for (const text of ["42", "5.0 MB", "Ann Lee", "3 / 1", "Android 8.0 (API 26)", "Signed (v2, v3)"]) {
       expect(within(android).getByText(text)).toBeTruthy();
     }
     expect(within(android).getByRole("link", { name: "Download 1.2.0 (42)" }).getAttribute("href")).toBe(

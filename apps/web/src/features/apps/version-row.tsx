@@ -13,6 +13,7 @@ import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { formatDateTime } from "../../ui/format/date.ts";
+import { minimumSystem } from "../../ui/format/min-os.ts";
 import { formatBytes } from "../../ui/format/size.ts";
 import { BuildSourceLine } from "./build-source-line.tsx";
 import { InstallCounts } from "./distribution/install-counts.tsx";
@@ -67,7 +68,7 @@ export function VersionRow({ version, rights, onEditNotes, onExchange, onDelete 
       <Table.Td>
         <InstallCounts version={version} label={label} />
       </Table.Td>
-      <Table.Td>{version.min_os_version ?? "—"}</Table.Td>
+      <Table.Td>{minimumSystem(version.app_type, version.min_os_version) ?? "—"}</Table.Td>
       <Table.Td>
         <Text fz="sm">{signingSummary(version, t, i18n.language)}</Text>
       </Table.Td>

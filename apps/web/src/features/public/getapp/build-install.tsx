@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { GetappBuild } from "../../../api/distribution.ts";
 import { formatDateTime } from "../../../ui/format/date.ts";
+import { minimumSystem } from "../../../ui/format/min-os.ts";
 import { formatBytes } from "../../../ui/format/size.ts";
 import { installLabelKey } from "../../../ui/install-platform.ts";
 
@@ -47,10 +48,7 @@ export function BuildInstall({ build, device, primary }: BuildInstallProps) {
           {[
             formatBytes(build.size),
             build.min_os_version
-              ? // Android builds state an API level, not a version number of the OS.
-                build.platform === "android"
-                ? t("install.min_api", { level: build.min_os_version })
-                : t("install.min_os", { version: build.min_os_version })
+              ? t("install.min_os", { system: minimumSystem(build.platform, build.min_os_version) })
               : null,
             formatDateTime(build.date, i18n.language),
           ]

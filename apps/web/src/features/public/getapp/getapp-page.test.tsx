@@ -206,6 +206,6 @@ describe("install page", () => {
     await open();
     const ios = screen.getByRole("region", { name: "iOS" });
     expect(within(ios).getByText("Version 3.1.0 (310)")).toBeTruthy();
-    expect(within(ios).getByText(/12\.0 MB · requires OS 15\.0 or later/)).toBeTruthy();
+    expect(within(ios).getByText(/12\.0 MB · requires iOS 15\.0 or later/)).toBeTruthy();
   });
 });

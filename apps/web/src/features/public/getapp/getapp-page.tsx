@@ -8,7 +8,13 @@ import { ApiError } from "../../../api/client.ts";
 import { distributionKeys, fetchGetapp, type GetappPage } from "../../../api/distribution.ts";
 import { loginPathFor } from "../../../api/next-path.ts";
 import { useLoggedIn } from "../../../api/use-logged-in.ts";
-import { isHandheld, orderBuilds, readVisitorDevice } from "../../../ui/install-platform.ts";
+import { Alert } from "../../../ui/alert.tsx";
+import {
+  buildPlatformFor,
+  isHandheld,
+  orderBuilds,
+  readVisitorDevice,
+} from "../../../ui/install-platform.ts";
 import { LoadError } from "../../../ui/load-error.tsx";
 import { PageLoader } from "../../../ui/page-loader.tsx";
 import { AuthCard, PublicLayout } from "../../../ui/public-layout.tsx";
@@ -152,6 +158,10 @@ function InstallDetails({ page, linkKey }: { page: GetappPage; linkKey: string }
   const visitor = useMemo(() => readVisitorDevice(), []);
   const { primary, others } = orderBuilds(page.builds, visitor.device);
   const onApple = visitor.device === "iphone" || visitor.device === "ipad";
+  // A known device with no build of its own: say so plainly rather than offer a file it cannot use.
+  const deviceKnown = buildPlatformFor(visitor.device) !== null;
+  const notForThisDevice = deviceKnown && !primary && page.builds.length > 0;
+  const platformNames = others.map((build) => t(`platforms.${build.platform}`)).join(", ");
   const pageUrl = `${window.location.origin}/getapp/${encodeURIComponent(linkKey)}`;
   return (
     <AppCard page={page}>
@@ -160,6 +170,17 @@ function InstallDetails({ page, linkKey }: { page: GetappPage; linkKey: string }
         <HttpsNotice />
       ) : null}
       {page.builds.length === 0 ? <Text c="dimmed">{t("install.no_builds")}</Text> : null}
+      {notForThisDevice ? (
+        <Alert
+          type="info"
+          message={t("install.not_for_device", {
+            device: t(`install.devices.${visitor.device}`),
+            platforms: platformNames,
+          })}
+          timeout={0}
+          dismissible={false}
+        />
+      ) : null}
       {primary ? <BuildInstall build={primary} device={visitor.device} primary /> : null}
       {others.length > 0 ? (
         <Stack gap="sm">
@@ -173,12 +194,12 @@ function InstallDetails({ page, linkKey }: { page: GetappPage; linkKey: string }
               key={build.id}
               build={build}
               device={visitor.device}
-              primary={!primary && others.length === 1}
+              primary={!primary && !deviceKnown && others.length === 1}
             />
           ))}
         </Stack>
       ) : null}
-      {isHandheld(visitor.device) ? null : (
+      {isHandheld(visitor.device) && !notForThisDevice ? null : (
         <Stack gap="xs" align="center">
           <QrCode value={pageUrl} label={t("install.qr_label")} />
           <Text fz="sm" c="dimmed" ta="center">
