@@ -289,4 +289,17 @@ describe("the first hour", () => {
     expect(await apk.getAttribute("data-size")).not.toBe("lg");
     await page.getByText(/requires Android \d+(\.\d+)? \(API \d+\) or later/).waitFor();
   });
+
+  it("says before Add that a version already in the app cannot be added, and offers no Add", async () => {
+    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(`/dashboard/apps/${orbitAppId}`);
+    await page.getByRole("button", { name: en.apps.upload_version }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel(en.upload.file_label).setInputFiles(path.join(fixtures, "android/modern.apk"));
+    await dialog.getByText(en.COMPLETED).waitFor({ timeout: 30_000 });
+    await dialog.getByText(/is already in this app, so it cannot be added again/).waitFor();
+    expect(await dialog.getByRole("button", { name: en.upload.add, exact: true }).isDisabled()).toBe(true);
+  });
 });

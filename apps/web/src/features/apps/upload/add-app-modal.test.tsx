@@ -86,9 +86,11 @@ describe("add-app modal", () => {
     expect((within(dialog).getByLabelText(/Project title/) as HTMLInputElement).value).toBe("Rocket");
     expect((within(dialog).getByLabelText("Version") as HTMLInputElement).value).toBe("2.0.0");
     expect((within(dialog).getByLabelText("Build") as HTMLInputElement).value).toBe("50");
-    expect(within(dialog).getByText(/Version 2.0.0 already exists/)).toBeTruthy();
+    expect(within(dialog).getByText(/Version 2.0.0 \(50\) is already in this app/)).toBeTruthy();
     expect(within(dialog).getByText(/another bundle id \(com.b\)/)).toBeTruthy();
     expect(within(dialog).getByRole("checkbox", { name: "Use the new bundle id for this app" })).toBeTruthy();
+    // The answer already says Add would be refused: Add is not offered as if it would work.
+    expect((within(dialog).getByRole("button", { name: "Add" }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it("creates the app on 201: trimmed titles, success alert, close and open the new app", async () => {

@@ -26,8 +26,11 @@ export function DraftForm({
   return (
     <Stack gap="sm">
       {result.version_exist ? (
-        <Alert color="yellow" variant="light">
-          {t("upload.version_exists_warning", { version: result.version })}
+        <Alert color="red" variant="light">
+          {t("upload.version_exists_warning", {
+            version: result.version,
+            build: result.build_version_number,
+          })}
         </Alert>
       ) : null}
       {result.unique_app_id_changed ? (

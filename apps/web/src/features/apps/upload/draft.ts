@@ -53,9 +53,19 @@ export function draftFromPreload(
   };
 }
 
-/** Add needs a preload path, and a project title unless the build goes to an existing app. */
-export function canAdd(draft: AppDraft, preloadPath: string, existingApp: boolean): boolean {
-  return preloadPath !== "" && (existingApp || draft.project_title.trim() !== "");
+/**
+ * Add needs a preload path, and a project title unless the build goes to an existing app. It is
+ * decided from the preload's answer, as the server will decide: a version and build that exist
+ * already cannot be added (error 2), and another bundle id needs the user's consent (error 4).
+ */
+export function canAdd(
+  draft: AppDraft,
+  preload: Pick<PreloadResult, "preload_path" | "version_exist" | "unique_app_id_changed">,
+  existingApp: boolean,
+): boolean {
+  if (preload.preload_path === "" || (!existingApp && draft.project_title.trim() === "")) return false;
+  if (preload.version_exist) return false;
+  return !preload.unique_app_id_changed || draft.unique_app_id_changed;
 }
 
 function optional(value: string): string | undefined {

@@ -157,7 +157,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     [saving, app, zipType, organization, orgUsage, preload.result, preload.fail, preload.start],
   );
 
-  const canSave = preload.result !== null && canAdd(draft, preload.result.preload_path, app !== null);
+  const canSave = preload.result !== null && canAdd(draft, preload.result, app !== null);
 
   const save = useCallback(() => {
     const result = preload.result;

@@ -125,9 +125,23 @@ describe("the draft", () => {
 
   it("needs a preload path and, for a new app, a project title", () => {
     const draft = { ...EMPTY_DRAFT, project_title: "  " };
-    expect(canAdd(draft, "p", false)).toBe(false);
-    expect(canAdd(draft, "p", true)).toBe(true);
-    expect(canAdd({ ...draft, project_title: "A" }, "", false)).toBe(false);
+    const preload = { preload_path: "p", version_exist: false, unique_app_id_changed: false };
+    expect(canAdd(draft, preload, false)).toBe(false);
+    expect(canAdd(draft, preload, true)).toBe(true);
+    expect(canAdd({ ...draft, project_title: "A" }, { ...preload, preload_path: "" }, false)).toBe(false);
+  });
+
+  it("refuses an existing version and waits for consent to another bundle id, as the server will", () => {
+    const preload = { preload_path: "p", version_exist: false, unique_app_id_changed: false };
+    expect(canAdd(EMPTY_DRAFT, { ...preload, version_exist: true }, true)).toBe(false);
+    expect(canAdd(EMPTY_DRAFT, { ...preload, unique_app_id_changed: true }, true)).toBe(false);
+    expect(
+      canAdd(
+        { ...EMPTY_DRAFT, unique_app_id_changed: true },
+        { ...preload, unique_app_id_changed: true },
+        true,
+      ),
+    ).toBe(true);
   });
 
   it("trims titles and sends the bundle-id confirmation only when asked", () => {
