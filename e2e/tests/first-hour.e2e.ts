@@ -176,8 +176,10 @@ describe("the first hour", () => {
     }
     await page.goto(link as string);
     await page.getByRole("button", { name: en.activate.submit }).click();
-    await page.getByText(en.activate.done).waitFor();
+    await page.getByText(en.activate.done_opening).waitFor();
     expect(await page.getByText(en.activate.resend_title).count()).toBe(0);
+    // Signed in by the activation, the person lands in the dashboard without a second click.
+    await page.waitForURL("**/dashboard");
   });
 
   it("names a members-only link apart from the permanent one, and shows the access choices whole", async () => {

@@ -101,6 +101,8 @@ describe("AccountService.inviteByEmail", () => {
       email,
       kind: "invitation",
       requiresPassword: true,
+      firstName: "R",
+      lastName: "S",
     });
   });
 

@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { getToken } from "../../api/client.ts";
@@ -167,16 +167,18 @@ describe("account forms", () => {
       "POST /api/user/activate/inv/": { status: 200, body: { token: "invited-token" } },
     });
     const user = userEvent.setup();
-    renderApp("/activate/inv");
+    const { router } = renderApp("/activate/inv");
     await screen.findByRole("heading", { name: "Accept your invitation" });
     // The names the inviter typed are there already.
     expect((screen.getByLabelText(/^First name/) as HTMLInputElement).value).toBe("Bob");
     await user.type(screen.getByLabelText(/^Last name/), "Roe");
     await user.type(screen.getByLabelText(/^Password/), "a-long-passphrase");
     await user.click(screen.getByRole("button", { name: "Accept invitation" }));
-    expect(await screen.findByText("Your account is active.")).toBeTruthy();
+    expect(await screen.findByText("Your account is active. Opening your dashboard…")).toBeTruthy();
     expect(getToken()).toBe("invited-token");
     expect(screen.getByRole("link", { name: "Go to the dashboard" }).getAttribute("href")).toBe("/dashboard");
+    // Signed in by the activation: the dashboard opens by itself, no second click.
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"), { timeout: 5000 });
     expect(calls[1]).toEqual({
       method: "POST",
       url: "/api/user/activate/inv/",

@@ -1,8 +1,8 @@
 import { Button, PasswordInput, SimpleGrid, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { type ActivateInput, type ActivationInfo, requestActivation } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
 import { Alert } from "../../ui/alert.tsx";
@@ -43,18 +43,13 @@ export function ActivationForm({
   });
 
   if (result !== "none") {
+    if (result === "signed_in") return <SignedInAfterActivation />;
     return (
       <Stack gap="md">
         <Alert type="success" message={t("activate.done")} timeout={0} dismissible={false} />
-        {result === "signed_in" ? (
-          <Button component={Link} to="/dashboard" fullWidth size="md">
-            {t("activate.go_dashboard")}
-          </Button>
-        ) : (
-          <Button component={Link} to="/login" fullWidth size="md">
-            {t("activate.go_login")}
-          </Button>
-        )}
+        <Button component={Link} to="/login" fullWidth size="md">
+          {t("activate.go_login")}
+        </Button>
       </Stack>
     );
   }
@@ -113,5 +108,25 @@ export function ActivationForm({
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/** Signed in by the activation: on to the dashboard by itself, no second click needed. */
+const DASHBOARD_DELAY_MS = 1500;
+
+function SignedInAfterActivation() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => navigate("/dashboard", { replace: true }), DASHBOARD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <Stack gap="md">
+      <Alert type="success" message={t("activate.done_opening")} timeout={0} dismissible={false} />
+      <Button component={Link} to="/dashboard" replace fullWidth size="md" variant="light">
+        {t("activate.go_dashboard")}
+      </Button>
+    </Stack>
   );
 }

@@ -48,10 +48,15 @@ describe("login page", () => {
   });
 
   it("returns to the page that sent the person to sign in, never to another site", async () => {
-    stubLogin([
-      { status: 200, body: { token: "tok-2" } },
-      { status: 200, body: { token: "tok-3" } },
-    ]);
+    // Sign-in answers a token; whatever the next page asks for afterwards is not found.
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) =>
+        url.startsWith("/api/user/login/")
+          ? jsonResponse(200, { token: "tok-2" })
+          : jsonResponse(404, { detail: "Not found." }),
+      ),
+    );
     const first = renderApp("/login?next=%2Fgetapp%2Fk1");
     await fillCredentials("ann@example.com", "s3cret-pass");
     await vi.waitFor(() => expect(first.router.state.location.pathname).toBe("/getapp/k1"));
