@@ -25,11 +25,11 @@ describe("web shell routes", () => {
     expect(await page.getByLabel(en.fields.email).isVisible()).toBe(true);
   });
 
-  it("sends /dashboard to /login without a token", async () => {
+  it("sends /dashboard to /login without a token, to come back afterwards", async () => {
     const page = await (await harness.newContext()).newPage();
     await page.goto("/dashboard");
-    await page.waitForURL("**/login");
-    expect(new URL(page.url()).pathname).toBe("/login");
+    await page.waitForURL((url) => url.pathname === "/login");
+    expect(new URL(page.url()).searchParams.get("next")).toBe("/dashboard");
   });
 
   it("sends an unknown path to /not-found", async () => {
