@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
+import { apiClient } from "../helpers/api-client.ts";
 import { seriousAccessibilityProblems } from "../helpers/axe.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
 
@@ -22,19 +23,10 @@ let token: string;
 let appId: number;
 let linkKey: string;
 
-async function api(pathname: string, init: RequestInit = {}) {
-  const response = await fetch(`${harness.baseUrl}${pathname}`, {
-    ...init,
-    headers: { Authorization: `Token ${token}`, ...(init.headers ?? {}) },
-  });
-  return { status: response.status, body: await response.json().catch(() => null) };
-}
-const postJson = (pathname: string, body: unknown) =>
-  api(pathname, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
+const { api, postJson, uploadNewApp } = apiClient(
+  () => harness.baseUrl,
+  () => token,
+);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-e2e-a11y-"));
@@ -42,16 +34,7 @@ beforeAll(async () => {
   token = issueAdminToken(env, OWNER);
   harness = await startHarness(env);
   const organization = await postJson("/api/organizations/", { title: "Access", subdomain: "access-a11y" });
-  const form = new FormData();
-  form.set("organization", String(organization.body.id));
-  form.set("file", new Blob([readFileSync(path.join(fixtures, "android/modern.apk"))]), "modern.apk");
-  const preload = await api("/api/applicationadd/?preload=1", { method: "POST", body: form });
-  const app = await postJson("/api/applications/", {
-    organization: organization.body.id,
-    preload_path: preload.body.preload_path,
-    project_title: "Access",
-    title: "Access",
-  });
+  const app = await uploadNewApp(organization.body.id, path.join(fixtures, "android/modern.apk"), "Access");
   appId = app.body.id;
   linkKey = (await api(`/api/distributions/?app=${appId}`)).body.results[0].key;
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { devices } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
+import { apiClient } from "../helpers/api-client.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
 
 const en = JSON.parse(
@@ -21,48 +22,28 @@ let token: string;
 let orbitAppId: number;
 let orbitOrgId: number;
 
-/** Preload and confirm one build over the API as a new app. */
+const { api, postJson, uploadNewApp, mailText } = apiClient(
+  () => harness.baseUrl,
+  () => token,
+);
+
 async function uploadApp(organization: number, fixture: string, title: string): Promise<number> {
-  const form = new FormData();
-  form.set("organization", String(organization));
-  form.set("file", new Blob([readFileSync(path.join(fixtures, fixture))]), path.basename(fixture));
-  const preload = await api("/api/applicationadd/?preload=1", { method: "POST", body: form });
-  const app = await postJson("/api/applications/", {
-    organization,
-    preload_path: preload.body.preload_path,
-    project_title: title,
-    title,
-  });
+  const app = await uploadNewApp(organization, path.join(fixtures, fixture), title);
   expect(app.status).toBe(201);
   return app.body.id;
 }
 
-async function api(pathname: string, init: RequestInit = {}) {
-  const response = await fetch(`${harness.baseUrl}${pathname}`, {
-    ...init,
-    headers: { Authorization: `Token ${token}`, ...(init.headers ?? {}) },
-  });
-  return { status: response.status, body: await response.json().catch(() => null) };
+/** A browser context signed in as the owner (the session cookie the web app reads). */
+async function signedInContext(options?: Parameters<Harness["newContext"]>[0]) {
+  const context = await harness.newContext(options);
+  await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+  return context;
 }
-
-const postJson = (pathname: string, body: unknown) =>
-  api(pathname, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
 
 /** The owner's password, set through the reset mail in the dev outbox, as a person would. */
 async function setOwnerPassword() {
   await postJson("/api/user/password/update/", { email: OWNER });
-  // The mail goes out from a job: wait for it to reach the outbox.
-  let text: string | undefined;
-  for (let tries = 0; !text && tries < 150; tries++) {
-    const outbox = await api(`/api/admin/outbox/?to=${encodeURIComponent(OWNER)}`);
-    text = outbox.body?.results?.[0]?.text;
-    if (!text) await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const code = /[?&]code=([\w-]+)/.exec(text ?? "")?.[1];
+  const code = /[?&]code=([\w-]+)/.exec(await mailText(OWNER))?.[1];
   expect(code).toBeTruthy();
   expect((await postJson("/api/user/password/update/", { code, password: PASSWORD })).status).toBe(200);
 }
@@ -82,8 +63,7 @@ afterAll(async () => {
 
 describe("the first hour", () => {
   it("opens the dashboard, not the login form, for a signed-in person at /", async () => {
-    const context = await harness.newContext();
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await signedInContext();
     const page = await context.newPage();
     await page.goto("/");
     await page.waitForURL("**/dashboard");
@@ -115,8 +95,7 @@ describe("the first hour", () => {
   });
 
   it("says why Import CSV is unavailable, and filters the install list by every platform", async () => {
-    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await signedInContext({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     await page.goto(`/dashboard/apps/${orbitAppId}`);
     await page.getByRole("tab", { name: en.distribution.tab }).click();
@@ -132,8 +111,7 @@ describe("the first hour", () => {
   });
 
   it("adds a zipped macOS app as macOS, saying so before Add, although the dialog said Windows", async () => {
-    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await signedInContext({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     await page.goto("/dashboard/apps");
     await page.getByRole("button", { name: en.apps.add }).first().click();
@@ -168,12 +146,7 @@ describe("the first hour", () => {
       body: JSON.stringify({ email, password: "Meadow-Pebble-5521", first_name: "Nina", last_name: "New" }),
     });
     expect(registered.status).toBe(201);
-    let link: string | undefined;
-    for (let tries = 0; !link && tries < 150; tries++) {
-      const outbox = await api(`/api/admin/outbox/?to=${encodeURIComponent(email)}`);
-      link = /\/activate\/[\w-]+/.exec(outbox.body?.results?.[0]?.text ?? "")?.[0];
-      if (!link) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const link = /\/activate\/[\w-]+/.exec(await mailText(email))?.[0];
     await page.goto(link as string);
     await page.getByRole("button", { name: en.activate.submit }).click();
     await page.getByText(en.activate.done_opening).waitFor();
@@ -183,8 +156,7 @@ describe("the first hour", () => {
   });
 
   it("names a members-only link apart from the permanent one, and shows the access choices whole", async () => {
-    const context = await harness.newContext({ viewport: { width: 390, height: 844 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await signedInContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     // The permanent link is made when the links are first read; a members-only one comes after.
     const appId = await uploadApp(orbitOrgId, "android/localized.apk", "Comet");
@@ -219,12 +191,7 @@ describe("the first hour", () => {
       last_name: "Invited",
     });
     expect(invited.status).toBe(201);
-    let link: string | undefined;
-    for (let tries = 0; !link && tries < 150; tries++) {
-      const outbox = await api(`/api/admin/outbox/?to=${encodeURIComponent(email)}`);
-      link = /\/activate\/[\w-]+/.exec(outbox.body?.results?.[0]?.text ?? "")?.[0];
-      if (!link) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const link = /\/activate\/[\w-]+/.exec(await mailText(email))?.[0];
     const page = await (await harness.newContext()).newPage();
     await page.goto(link as string);
     await page.getByRole("heading", { name: en.activate.invitation_title }).waitFor();
@@ -235,8 +202,7 @@ describe("the first hour", () => {
   it("prompts a new organization to upload its first build, and the prompt opens the upload", async () => {
     const nebula = await postJson("/api/organizations/", { title: "Nebula", subdomain: "nebula-first-hour" });
     expect(nebula.status).toBe(201);
-    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await signedInContext({ viewport: { width: 1366, height: 900 } });
     await context.addInitScript((id) => localStorage.setItem("current_org_id", String(id)), nebula.body.id);
     const page = await context.newPage();
     await page.goto("/dashboard");
@@ -252,8 +218,7 @@ describe("the first hour", () => {
       projects_count: 3,
       projects_limit: 3,
     });
-    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await signedInContext({ viewport: { width: 1366, height: 900 } });
     await context.addInitScript((id) => localStorage.setItem("current_org_id", String(id)), orbitOrgId);
     const page = await context.newPage();
     await page.goto("/dashboard/apps");
@@ -293,8 +258,7 @@ describe("the first hour", () => {
   });
 
   it("says before Add that a version already in the app cannot be added, and offers no Add", async () => {
-    const context = await harness.newContext({ viewport: { width: 1366, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await signedInContext({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     await page.goto(`/dashboard/apps/${orbitAppId}`);
     await page.getByRole("button", { name: en.apps.upload_version }).click();

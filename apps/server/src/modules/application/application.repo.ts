@@ -41,7 +41,9 @@ export async function findProjectAccess(
     .from(projectMembers)
     .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.userId, userId)))
     .limit(1);
-  // A permission group's grant covers every environment, whatever the own membership says.
+  // A membership covering every environment needs no more; otherwise a permission group's grant
+  // (every environment) may widen it, which costs a second query only then.
+  if (row?.isAccessAllEnvs) return row;
   if (await isGrantedByGroup(db, projectId, userId)) {
     return { role: row?.role ?? null, isAccessAllEnvs: true, accessEnvs: row?.accessEnvs ?? [] };
   }
