@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { InspectError } from "@tarmac/inspector";
 import { describe, expect, it } from "vitest";
 import { LocalStorageDriver } from "../../platform/storage/local-driver.ts";
+import { ProxyLinks } from "../../platform/storage/proxy-links.ts";
 import { UrlSigner } from "../../platform/storage/signed-url.ts";
 import { storageSource } from "./storage-source.ts";
 
@@ -13,8 +14,7 @@ describe("storageSource", () => {
   it("reads any range across block boundaries, in few storage reads", async () => {
     const driver = new LocalStorageDriver(
       mkdtempSync(path.join(os.tmpdir(), "tarmac-source-")),
-      new UrlSigner("k".repeat(40)),
-      "http://x.test",
+      new ProxyLinks(new UrlSigner("k".repeat(40)), "http://x.test", null),
     );
     const data = randomBytes(700_000);
     await driver.put("a/b", Readable.from([data]));

@@ -6,6 +6,7 @@ import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { LocalStorageDriver } from "./local-driver.ts";
+import { ProxyLinks } from "./proxy-links.ts";
 import { UrlSigner } from "./signed-url.ts";
 import { ObjectTooLargeError, StorageKeyError } from "./storage-driver.ts";
 
@@ -15,7 +16,7 @@ const signer = new UrlSigner("s".repeat(40));
 
 beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), "tarmac-storage-"));
-  driver = new LocalStorageDriver(root, signer, "http://files.test");
+  driver = new LocalStorageDriver(root, new ProxyLinks(signer, "http://files.test", null));
 });
 
 function chunks(...parts: (Buffer | Error)[]): Readable {

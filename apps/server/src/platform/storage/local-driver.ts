@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { meteredPut } from "./metered-put.ts";
-import type { UrlSigner } from "./signed-url.ts";
+import type { ProxyLinks } from "./proxy-links.ts";
 import {
   assertValidKey,
   type ByteRange,
@@ -24,8 +24,7 @@ export class LocalStorageDriver implements StorageDriver {
 
   constructor(
     private readonly root: string,
-    private readonly signer: UrlSigner,
-    private readonly publicUrl: string,
+    private readonly links: ProxyLinks,
   ) {}
 
   /** Maps a key to a path and proves the path stays under the root. */
@@ -116,15 +115,7 @@ export class LocalStorageDriver implements StorageDriver {
   }
 
   async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
-    assertValidKey(key);
-    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
-    const fileName = options.fileName ?? "";
-    const contentType = options.contentType ?? "";
-    const query = new URLSearchParams({ expires: String(expires) });
-    if (fileName) query.set("name", fileName);
-    if (contentType) query.set("type", contentType);
-    query.set("signature", this.signer.sign(key, expires, fileName, contentType));
-    return `${this.publicUrl}/api/files/${key}?${query.toString()}`;
+    return this.links.url(key, options);
   }
 
   async deleteStaleTemporaryFiles(olderThan: Date): Promise<number> {
