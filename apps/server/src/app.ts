@@ -11,6 +11,7 @@ import { createPlanModule } from "./modules/plan/plan.module.ts";
 import { createProfileModule } from "./modules/profile/profile.module.ts";
 import { createSendBuildsModule } from "./modules/send-builds/send-builds.module.ts";
 import { createStaffModule } from "./modules/staff/staff.module.ts";
+import { createStorageModule } from "./modules/storage/storage.module.ts";
 import { createTeamModule } from "./modules/team/team.module.ts";
 import { createTesterModule } from "./modules/tester/tester.module.ts";
 import { createTwoFactorModule } from "./modules/two-factor/two-factor.module.ts";
@@ -50,9 +51,11 @@ export function createModules(platform: Platform) {
     ...team.services,
     ...application.services,
   });
+  const storage = createStorageModule(platform, { ...organization.services, ...application.services });
   const upload = createUploadModule(platform, {
     ...common,
     ...application.services,
+    ...storage.services,
     installPage: (app) => distribution.services.distributions.installPageOf(app),
   });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
@@ -67,7 +70,19 @@ export function createModules(platform: Platform) {
     ...tester.services,
     ...distribution.services,
   });
-  const domain = { users, plan, organization, twoFactor, auth, team, application, staff, upload, tester };
+  const domain = {
+    users,
+    plan,
+    organization,
+    twoFactor,
+    auth,
+    team,
+    application,
+    staff,
+    storage,
+    upload,
+    tester,
+  };
   const contributors: AppModule[] = [...Object.values(domain), distribution, sendBuilds];
   const sections = contributors.flatMap((module) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });

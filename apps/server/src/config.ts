@@ -101,6 +101,11 @@ const envSchema = z.object({
   UDID_SIGNING_CERT: z.string().min(1).optional(),
   UDID_SIGNING_KEY: z.string().min(1).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /**
+   * Lets organization settings point at loopback and private addresses (their buckets, mail
+   * servers, webhooks, identity providers): for tests and on-premises installs only.
+   */
+  ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -14,5 +14,6 @@ export * from "./plan.ts";
 export * from "./profile.ts";
 export * from "./project-member.ts";
 export * from "./staff.ts";
+export * from "./storage.ts";
 export * from "./team.ts";
 export * from "./tester.ts";

@@ -1,6 +1,10 @@
 import { PassThrough, type Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { RoutedStorage } from "../platform/storage/routed-storage.ts";
 import type { StorageDriver } from "../platform/storage/storage-driver.ts";
+
+/** Long enough for a slow phone to start the download; a started download does not need it again. */
+const directLinkSeconds = 300;
 import { attachmentDisposition, parseRange } from "./byte-range.ts";
 import { AppError } from "./errors.ts";
 
@@ -23,9 +27,27 @@ export interface StoredObjectReply {
 export async function sendStoredObject(
   request: FastifyRequest,
   reply: FastifyReply,
-  storage: StorageDriver,
+  storage: StorageDriver & Partial<Pick<RoutedStorage, "directUrl">>,
   object: StoredObjectReply,
 ) {
+  // A bucket that installers can reach serves the bytes itself (Range included); the link is
+  // short-lived and carries the file name and type. Delivery is counted when it is handed out.
+  const direct = await storage
+    .directUrl?.(object.key, {
+      expiresInSeconds: directLinkSeconds,
+      fileName: object.fileName || undefined,
+      contentType: object.contentType || undefined,
+    })
+    .catch((error: unknown) => {
+      object.onAbandoned?.();
+      throw error;
+    });
+  if (direct) {
+    if (request.method !== "HEAD") object.onDelivered?.();
+    else object.onAbandoned?.();
+    reply.header("cache-control", "private, max-age=0, no-store");
+    return reply.redirect(direct, 302);
+  }
   const info = await storage.stat(object.key).catch((error: unknown) => {
     object.onAbandoned?.();
     throw error;

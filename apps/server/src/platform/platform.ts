@@ -6,14 +6,15 @@ import { JobQueue } from "./jobs/job-queue.ts";
 import { MailQueue } from "./mail/mail-queue.ts";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./mail/mailer.ts";
 import { createStorage } from "./storage/create-storage.ts";
+import type { RoutedStorage } from "./storage/routed-storage.ts";
 import type { UrlSigner } from "./storage/signed-url.ts";
-import type { StorageDriver } from "./storage/storage-driver.ts";
 
 /** The infrastructure one process holds: database, jobs, storage, mail. Modules receive what they need from it. */
 export interface Platform {
   config: Config;
   database: DatabaseHandle;
-  storage: StorageDriver;
+  /** Every stored file, wherever it lives (instance storage or an organization's own). */
+  storage: RoutedStorage;
   signer: UrlSigner;
   mailer: Mailer;
   /** Queues mail through the `mail.send` job (in the caller's transaction when given one). */

@@ -1,10 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import type { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StorageDriver } from "../../src/platform/storage/storage-driver.ts";
-import { platformStorageResolver } from "../../src/platform/storage/storage-resolver.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { addProjectMember } from "../helpers/app-factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { versions } from "../helpers/tables.ts";
@@ -145,43 +142,23 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
   });
 });
 
-/** A driver that takes a few bytes and then fails, like an unreachable bucket. */
-function failingDriver(inner: StorageDriver): StorageDriver {
-  return Object.assign(Object.create(inner) as StorageDriver, {
-    async put(_key: string, body: Readable) {
-      for await (const _chunk of body) throw new Error("bucket unreachable");
-      throw new Error("bucket unreachable");
-    },
-  });
-}
-
 describe("storage write failures", () => {
-  it("error 10 on an organization's custom storage, 500 on the platform storage", async () => {
+  it("a failing instance storage is a server error (500), not the organization's error 10", async () => {
     const { organization, owner } = await createOrganization(t);
-    const driver = failingDriver(t.platform.storage);
-    t.services.storage.use({ forOrganization: async () => ({ driver, custom: true }) });
+    const put = vi.spyOn(t.platform.storage.instance, "put").mockImplementation(async (_key, body) => {
+      for await (const _chunk of body) throw new Error("disk unreachable");
+      throw new Error("disk unreachable");
+    });
     try {
-      const custom = await preload(
+      const response = await preload(
         t,
         owner.token,
         { organization: organization.id },
         fixture("android/bare.apk"),
       );
-      expect(custom.statusCode).toBe(400);
-      expect(custom.json()).toEqual({
-        error_code: 10,
-        detail: "NEED TO CHECK THE CUSTOM STORAGE CONFIGURATION",
-      });
-      t.services.storage.use({ forOrganization: async () => ({ driver, custom: false }) });
-      const platform = await preload(
-        t,
-        owner.token,
-        { organization: organization.id },
-        fixture("android/bare.apk"),
-      );
-      expect(platform.statusCode).toBe(500);
+      expect(response.statusCode).toBe(500);
     } finally {
-      t.services.storage.use(platformStorageResolver(t.platform.storage));
+      put.mockRestore();
     }
   });
 });

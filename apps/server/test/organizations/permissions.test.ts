@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as organizationPolicy from "../../src/modules/organization/organization.policy.ts";
 import { allRoles, type PolicySubject } from "../../src/modules/organization/roles.ts";
 import * as staffPolicy from "../../src/modules/staff/staff.policy.ts";
+import * as storagePolicy from "../../src/modules/storage/storage.policy.ts";
 import * as teamPolicy from "../../src/modules/team/team.policy.ts";
 
 type Check = (actor: { role: number }, action: string, subject: PolicySubject) => boolean;
@@ -11,6 +12,7 @@ const policies: [string[], Check][] = [
   [organizationPolicy.organizationActions, organizationPolicy.can as Check],
   [staffPolicy.staffActions, staffPolicy.can as Check],
   [teamPolicy.teamActions, teamPolicy.can as Check],
+  [storagePolicy.storageActions, storagePolicy.can as Check],
 ];
 
 /** The rows of the "Implemented" table of docs/permissions.md: action -> five cells. */

@@ -25,6 +25,7 @@ import { ReleaseService } from "./release.service.ts";
 import { VersionPresenter } from "./version.presenter.ts";
 import { registerVersionRoutes } from "./version.routes.ts";
 import { VersionService } from "./version.service.ts";
+import { VersionFiles } from "./version-files.ts";
 
 /** Purpose of the SecretBox key that seals Slack webhook URLs. */
 export const slackWebhookPurpose = "app-slack-webhook";
@@ -89,6 +90,7 @@ export function createApplicationModule(
       deleteFiles,
       builds: new BuildRecordService({ db }),
       releases: new ReleaseService({ db }),
+      versionFiles: new VersionFiles({ db }),
       projectMembership,
     },
     routes: (app) => {

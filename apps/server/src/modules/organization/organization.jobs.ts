@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../../platform/db/client.ts";
 import { defineJob } from "../../platform/jobs/define-job.ts";
-import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
+import type { RoutedStorage } from "../../platform/storage/routed-storage.ts";
 import { organizationStoragePrefix } from "./logo.ts";
 import { deleteOrganizationRow } from "./organization.repo.ts";
 
@@ -9,7 +9,7 @@ import { deleteOrganizationRow } from "./organization.repo.ts";
  * Deletion runs in the background: stored files can be many and slow to remove. Files go
  * first, the row last, so a retried run still finds what is left; every step is idempotent.
  */
-export function createOrganizationJobs(deps: { db: Database; storage: StorageDriver }) {
+export function createOrganizationJobs(deps: { db: Database; storage: RoutedStorage }) {
   return {
     delete: defineJob({
       name: "organization.delete",
@@ -17,9 +17,11 @@ export function createOrganizationJobs(deps: { db: Database; storage: StorageDri
       retry: { limit: 5, delaySeconds: 60, backoff: true },
       timeoutSeconds: 3600,
       handler: async ({ organizationId }) => {
-        const prefix = organizationStoragePrefix(organizationId);
-        for await (const object of deps.storage.list(prefix)) {
-          await deps.storage.delete(object.key);
+        // The instance's storage and every bucket the organization has used.
+        for (const root of await deps.storage.roots(organizationId)) {
+          for await (const object of deps.storage.list(root + organizationStoragePrefix(organizationId))) {
+            await deps.storage.delete(object.key);
+          }
         }
         await deleteOrganizationRow(deps.db, organizationId);
       },

@@ -1,5 +1,6 @@
 import type { Database } from "../../platform/db/client.ts";
-import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
+import { splitKey } from "../../platform/storage/location-keys.ts";
+import type { RoutedStorage } from "../../platform/storage/routed-storage.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
@@ -18,13 +19,14 @@ export interface SweepResult {
 /**
  * Storage bookkeeping: expired preloads go with their files, and objects that no version or
  * preload points at (left by a crash between storing and committing) go once older than the
- * grace period, as do unfinished writes of the local driver.
+ * grace period (in the instance's storage and every organization bucket), as do unfinished
+ * writes (the local driver's temporary files, multipart uploads left in S3).
  */
 export class StorageSweeper {
   constructor(
     private readonly deps: {
       db: Database;
-      storage: StorageDriver;
+      storage: RoutedStorage;
       resolver: StorageResolver;
       builds: Pick<BuildRecordService, "referencedKeys">;
       usage: Pick<OrganizationUsageService, "addUsage">;
@@ -65,10 +67,17 @@ export class StorageSweeper {
       }
       batch = [];
     };
-    for await (const object of storage.list("orgs/")) {
-      if (!sweptKey.test(object.key) || object.modifiedAt > cutoff) continue;
-      batch.push(object.key);
-      if (batch.length >= batchSize) await flush();
+    for (const root of await storage.roots()) {
+      try {
+        for await (const object of storage.list(`${root}orgs/`)) {
+          if (!sweptKey.test(splitKey(object.key).key) || object.modifiedAt > cutoff) continue;
+          batch.push(object.key);
+          if (batch.length >= batchSize) await flush();
+        }
+      } catch (error) {
+        // An organization's bucket that is down must not stop the sweep of the others.
+        if (root === "") throw error;
+      }
     }
     if (batch.length > 0) await flush();
     const deletedTemporary = (await storage.deleteStaleTemporaryFiles?.(cutoff)) ?? 0;

@@ -65,7 +65,7 @@ export async function storeIncomingFile(
   try {
     const stored = await driver.put(key, file.body, { maxBytes });
     if (file.truncated()) {
-      await driver.delete(key);
+      await driver.delete(stored.key);
       throw fileTooLarge(maxFileBytes);
     }
     return {
@@ -85,7 +85,10 @@ export async function storeIncomingFile(
     if (error instanceof SourceStreamError) {
       throw AppError.badRequest("The upload was cut short: the multipart body is incomplete.");
     }
-    if (custom) throw uploadError(10);
+    if (custom) {
+      await target.storage.writeRefused?.(error);
+      throw uploadError(10);
+    }
     throw error;
   }
 }

@@ -1,11 +1,8 @@
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
-import {
-  platformStorageResolver,
-  SwitchableStorageResolver,
-} from "../../platform/storage/storage-resolver.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
+import type { StorageServices } from "../storage/storage.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
 import { AabConversionWorker } from "./aab-conversion.service.ts";
 import { converterFromConfig } from "./aab-converter.ts";
@@ -26,14 +23,15 @@ export function createUploadModule(
   platform: Platform,
   deps: UsersServices &
     OrganizationServices &
-    ApplicationServices & {
+    ApplicationServices &
+    Pick<StorageServices, "storageResolver"> & {
       /** The app's install page (its permanent link), answered by the distribution module. */
       installPage: (app: { id: number; organizationId: number }) => Promise<string>;
     },
 ) {
   const { db } = platform.database;
   const maxUploadBytes = platform.config.UPLOAD_MAX_BYTES;
-  const storage = new SwitchableStorageResolver(platformStorageResolver(platform.storage));
+  const storage = deps.storageResolver;
   const converter = converterFromConfig(platform.config);
   const sweeper = new StorageSweeper({
     db,

@@ -1,3 +1,4 @@
+import { qualifiedKey } from "./location-keys.ts";
 import type { UrlSigner } from "./signed-url.ts";
 import { assertValidKey, type SignedUrlOptions } from "./storage-driver.ts";
 
@@ -5,7 +6,8 @@ import { assertValidKey, type SignedUrlOptions } from "./storage-driver.ts";
  * Links to `/api/files/…`, where the server streams an object itself (with Range) instead of
  * sending the client to the storage: the local disk always, buckets the clients cannot reach
  * (`STORAGE_PROXY_DOWNLOADS=true`). `location` names an organization's storage location (null:
- * the instance's storage); it is signed with the rest, so a link cannot be pointed elsewhere.
+ * the instance's storage): its links carry the location-qualified key (`loc/{id}/…`, see
+ * routed-storage.ts), which the signature covers, so a link cannot be pointed elsewhere.
  */
 export class ProxyLinks {
   constructor(
@@ -22,13 +24,8 @@ export class ProxyLinks {
     const query = new URLSearchParams({ expires: String(expires) });
     if (fileName) query.set("name", fileName);
     if (contentType) query.set("type", contentType);
-    if (this.location !== null) query.set("loc", String(this.location));
-    query.set("signature", this.signer.sign(this.signedKey(key), expires, fileName, contentType));
-    return `${this.publicUrl}/api/files/${key}?${query.toString()}`;
-  }
-
-  /** What the signature covers for a key: the location too, when there is one. */
-  signedKey(key: string): string {
-    return this.location === null ? key : `${this.location}:${key}`;
+    const served = this.location === null ? key : qualifiedKey(this.location, key);
+    query.set("signature", this.signer.sign(served, expires, fileName, contentType));
+    return `${this.publicUrl}/api/files/${served}?${query.toString()}`;
   }
 }

@@ -32,6 +32,11 @@ export interface SignedUrlOptions {
  */
 export interface StorageDriver {
   readonly name: string;
+  /**
+   * True when `signedUrl` points at the storage itself (a presigned bucket URL) rather than back
+   * at this server; downloads are then redirected there instead of streamed through.
+   */
+  readonly servesDirectly?: boolean;
   /** Streams `body` to `key`; the object appears whole or not at all. Aborts past maxBytes. */
   put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<StoredObject>;
   read(key: string, range?: ByteRange): Promise<Readable>;

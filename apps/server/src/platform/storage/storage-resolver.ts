@@ -4,31 +4,11 @@ export interface OrganizationStorage {
   driver: StorageDriver;
   /** True when the organization brought its own storage: its failures are the organization's to fix. */
   custom: boolean;
+  /** Tells the organization its storage refused a write (error 10); never throws. */
+  writeRefused?: (error: unknown) => Promise<void>;
 }
 
-/** Picks where an organization's files live; one place, so custom storage plugs in later. */
+/** Picks where an organization's new files go (its own bucket, or the instance's storage). */
 export interface StorageResolver {
   forOrganization(organizationId: number): Promise<OrganizationStorage>;
-}
-
-/** Every organization on the platform storage. */
-export function platformStorageResolver(storage: StorageDriver): StorageResolver {
-  return {
-    async forOrganization() {
-      return { driver: storage, custom: false };
-    },
-  };
-}
-
-/** A resolver that can be swapped while the process runs (when storage settings change, and in tests). */
-export class SwitchableStorageResolver implements StorageResolver {
-  constructor(private current: StorageResolver) {}
-
-  use(resolver: StorageResolver): void {
-    this.current = resolver;
-  }
-
-  forOrganization(organizationId: number): Promise<OrganizationStorage> {
-    return this.current.forOrganization(organizationId);
-  }
 }

@@ -1,0 +1,114 @@
+import type { Readable } from "node:stream";
+import { qualifiedKey, splitKey } from "./location-keys.ts";
+import type {
+  ByteRange,
+  ObjectInfo,
+  SignedUrlOptions,
+  StorageDriver,
+  StoredObject,
+} from "./storage-driver.ts";
+
+/** The organization storage locations this instance knows, installed by the module that owns them. */
+export interface StorageLocations {
+  /** The driver of a location (rows never change, so drivers can be kept). */
+  driverOf(location: number): Promise<StorageDriver>;
+  /** Every location, or an organization's (current and former). */
+  ids(organizationId?: number): Promise<number[]>;
+}
+
+/**
+ * The storage every module uses: keys qualified with a location (`loc/{id}/…`) go to that
+ * organization storage, all others to the instance's storage. Callers keep the key `put`
+ * answered and hand it back for reads, signed URLs and deletes, wherever the file lives.
+ */
+export class RoutedStorage implements StorageDriver {
+  readonly name: string;
+  private locations: StorageLocations = {
+    driverOf: async (location) => {
+      throw new Error(`storage location ${location} is unknown to this process`);
+    },
+    ids: async () => [],
+  };
+
+  constructor(readonly instance: StorageDriver) {
+    this.name = instance.name;
+  }
+
+  /** Installed by the module that owns the locations' settings. */
+  useLocations(locations: StorageLocations): void {
+    this.locations = locations;
+  }
+
+  private async route(key: string): Promise<{ driver: StorageDriver; key: string; location: number | null }> {
+    const split = splitKey(key);
+    if (split.location === null) return { driver: this.instance, ...split };
+    return { driver: await this.locations.driverOf(split.location), ...split };
+  }
+
+  async put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<StoredObject> {
+    const target = await this.route(key);
+    const stored = await target.driver.put(target.key, body, options);
+    return { ...stored, key };
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const target = await this.route(key);
+    return target.driver.read(target.key, range);
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    const target = await this.route(key);
+    const info = await target.driver.stat(target.key);
+    return info && { ...info, key };
+  }
+
+  async delete(key: string): Promise<void> {
+    const target = await this.route(key);
+    await target.driver.delete(target.key);
+  }
+
+  async *list(prefix: string): AsyncIterable<ObjectInfo> {
+    const target = await this.route(prefix);
+    for await (const info of target.driver.list(target.key)) {
+      yield target.location === null ? info : { ...info, key: qualifiedKey(target.location, info.key) };
+    }
+  }
+
+  async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
+    const target = await this.route(key);
+    return target.driver.signedUrl(target.key, options);
+  }
+
+  /** A URL straight to the file's storage, when its storage serves downloads itself; else null. */
+  async directUrl(key: string, options: SignedUrlOptions): Promise<string | null> {
+    const target = await this.route(key);
+    return target.driver.servesDirectly ? target.driver.signedUrl(target.key, options) : null;
+  }
+
+  checkHealth(): Promise<void> {
+    return this.instance.checkHealth();
+  }
+
+  /** Where an organization's files may be (or every organization's): "" and `loc/{id}/` roots. */
+  async roots(organizationId?: number): Promise<string[]> {
+    const ids = await this.locations.ids(organizationId);
+    return ["", ...ids.map((id) => qualifiedKey(id, ""))];
+  }
+
+  async deleteStaleTemporaryFiles(olderThan: Date): Promise<number> {
+    let deleted = (await this.instance.deleteStaleTemporaryFiles?.(olderThan)) ?? 0;
+    for (const id of await this.locations.ids()) {
+      // An organization's bucket that is down must not stop the sweep of everyone else's.
+      const driver = await this.locations.driverOf(id).catch(() => null);
+      deleted += (await driver?.deleteStaleTemporaryFiles?.(olderThan).catch(() => 0)) ?? 0;
+    }
+    return deleted;
+  }
+
+  /** The same storage, placing new files (`put` with an unqualified key) in `location`. */
+  placingIn(location: number): StorageDriver {
+    const put: StorageDriver["put"] = (key, body, options) =>
+      this.put(splitKey(key).location === null ? qualifiedKey(location, key) : key, body, options);
+    return Object.assign(Object.create(this) as RoutedStorage, { put });
+  }
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "./server-process.ts";
+
+interface S3rverInstance {
+  run(): Promise<unknown>;
+  close(): Promise<void>;
+}
+type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
+
+/** s3rver's built-in account. */
+export const s3PeerCredentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
+
+export interface S3Peer {
+  endpoint: string;
+  directory: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real S3-compatible server (s3rver) on loopback, with `buckets` created, storing its objects
+ * in a temporary directory. It checks request signatures against its built-in account.
+ */
+export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
+  const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
+  const directory = mkdtempSync(path.join(os.tmpdir(), "tarmac-s3-"));
+  const port = await freePort();
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
+  await server.run();
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    directory,
+    async stop() {
+      await server.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,216 @@
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitKey } from "../../src/platform/storage/location-keys.ts";
+import { fixture, fixturePath, preload, uploadNewApp, uploadVersion } from "../builds/upload-helpers.ts";
+import { authHeader } from "../helpers/factories.ts";
+import { addMember, createOrganization, waitFor } from "../helpers/org-factories.ts";
+import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
+import { mailOutbox, storageLocations, versions } from "../helpers/tables.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+let t: TestApp;
+let peer: S3Peer;
+
+beforeAll(async () => {
+  peer = await startS3Peer(["org-bucket", "other-bucket", "doomed-bucket"]);
+  t = await createTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: "true" });
+});
+afterAll(async () => {
+  await t?.close();
+  await peer?.stop();
+});
+
+const s3Settings = (bucket = "org-bucket", extra: Record<string, unknown> = {}) => ({
+  endpoint: peer.endpoint,
+  region: "us-east-1",
+  bucket,
+  prefix: "tarmac/builds",
+  path_style: true,
+  access_key_id: s3PeerCredentials.accessKeyId,
+  secret_access_key: s3PeerCredentials.secretAccessKey,
+  ...extra,
+});
+
+async function putCustom(token: string, organizationId: number, body: Record<string, unknown>) {
+  return t.app.inject({
+    method: "PUT",
+    url: `/api/orgs-custom-storage/${organizationId}/`,
+    headers: authHeader(token),
+    payload: body,
+  });
+}
+
+async function versionRow(id: number) {
+  const [row] = await t.database.db.select().from(versions).where(eq(versions.id, id));
+  if (!row) throw new Error("no version");
+  return row;
+}
+
+/** Downloads a version's file the way a member does: the API's redirect, then the signed link. */
+async function download(token: string, versionId: number): Promise<Buffer> {
+  const redirect = await t.app.inject({ url: `/api/versions/${versionId}/download/`, headers: authHeader(token) });
+  expect(redirect.statusCode).toBe(302);
+  let location = redirect.headers.location as string;
+  for (let hop = 0; hop < 3; hop++) {
+    if (!location.startsWith("http://tarmac.test")) break;
+    const link = new URL(location);
+    const served = await t.app.inject({ url: `${link.pathname}${link.search}` });
+    if (served.statusCode !== 302) {
+      expect(served.statusCode).toBe(200);
+      return served.rawPayload;
+    }
+    location = served.headers.location as string;
+  }
+  // Straight from the bucket: a presigned URL, fetched without any cookie or header.
+  const direct = await fetch(location);
+  expect(direct.status).toBe(200);
+  return Buffer.from(await direct.arrayBuffer());
+}
+
+describe("an organization's own S3-compatible bucket", () => {
+  it("is tested before it is saved, keeps its secret sealed and never sends it back", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const empty = await t.app.inject({
+      url: `/api/orgs-custom-storage/${organization.id}/`,
+      headers: authHeader(owner.token),
+    });
+    expect(empty.json()).toMatchObject({ enabled: false, configured: false, secret_access_key_set: false });
+
+    const wrongSecret = await putCustom(owner.token, organization.id, s3Settings("org-bucket", { secret_access_key: "nope" }));
+    expect(wrongSecret.statusCode).toBe(400);
+    expect(Object.keys(wrongSecret.json())).toEqual(["secret_access_key"]);
+    const noBucket = await putCustom(owner.token, organization.id, s3Settings("missing-bucket"));
+    expect(noBucket.statusCode).toBe(400);
+    expect(noBucket.json()).toEqual({ bucket: ["This bucket does not exist."] });
+    const unreachable = await putCustom(owner.token, organization.id, s3Settings("org-bucket", { endpoint: "http://127.0.0.1:9" }));
+    expect(unreachable.statusCode).toBe(400);
+    expect(Object.keys(unreachable.json())).toEqual(["endpoint"]);
+    const badUrl = await putCustom(owner.token, organization.id, s3Settings("org-bucket", { endpoint: "ftp://x" }));
+    expect(badUrl.json()).toEqual({ endpoint: ["Use an https:// address."] });
+
+    const saved = await putCustom(owner.token, organization.id, s3Settings());
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({
+      enabled: true,
+      configured: true,
+      bucket: "org-bucket",
+      prefix: "tarmac/builds/",
+      path_style: true,
+      access_key_id: "S3RVER",
+      secret_access_key_set: true,
+    });
+    expect(Object.values(saved.json())).not.toContain(s3PeerCredentials.secretAccessKey);
+    const [row] = await t.database.db
+      .select()
+      .from(storageLocations)
+      .where(eq(storageLocations.organizationId, organization.id));
+    expect(row?.sealedSecret).toMatch(/^v1\./);
+    expect(row?.sealedSecret).not.toContain("S3RVER");
+    expect(JSON.stringify(row?.settings)).not.toContain('"secretAccessKey"');
+
+    // Saving again without the secret keeps the one saved before.
+    const { secret_access_key: _secret, ...withoutSecret } = s3Settings();
+    const again = await putCustom(owner.token, organization.id, withoutSecret);
+    expect(again.statusCode).toBe(200);
+  });
+
+  it("is for owners and admins only, and per organization", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const tester = await addMember(t, organization.id, 5);
+    const admin = await addMember(t, organization.id, 2);
+    const other = await createOrganization(t);
+    for (const token of [tester.token]) {
+      expect((await putCustom(token, organization.id, s3Settings())).statusCode).toBe(403);
+      const read = await t.app.inject({ url: `/api/orgs-custom-storage/${organization.id}/`, headers: authHeader(token) });
+      expect(read.statusCode).toBe(403);
+    }
+    expect((await putCustom(other.owner.token, organization.id, s3Settings())).statusCode).toBe(404);
+    expect((await putCustom(admin.token, organization.id, s3Settings())).statusCode).toBe(200);
+    const disable = await t.app.inject({
+      method: "PUT",
+      url: `/api/orgs-cloud-storage-disable/${organization.id}/`,
+      headers: authHeader(tester.token),
+    });
+    expect(disable.statusCode).toBe(403);
+    expect(owner.token).toBeTruthy();
+  });
+
+  it("takes new builds, serves them, keeps old ones readable, and moves them on request", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const before = await uploadNewApp(t, owner.token, organization.id, fixture("android/bare.apk"));
+    const [oldVersion] = await t.database.db.select().from(versions).where(eq(versions.applicationId, before.id));
+    if (!oldVersion) throw new Error("no version");
+    expect(splitKey(oldVersion.fileKey).location).toBeNull();
+
+    expect((await putCustom(owner.token, organization.id, s3Settings())).statusCode).toBe(200);
+    const added = await uploadVersion(t, owner.token, before, fixture("android/modern.apk"));
+    expect(added.statusCode).toBe(201);
+    const newVersion = await versionRow(added.json().id);
+    const placed = splitKey(newVersion.fileKey);
+    expect(placed.location).not.toBeNull();
+    // The object is in the bucket, under the prefix, byte for byte.
+    const inBucket = path.join(peer.directory, "org-bucket", "tarmac", "builds", `${placed.key}._S3rver_object`);
+    expect(readFileSync(inBucket).equals(readFileSync(fixturePath("android/modern.apk")))).toBe(true);
+
+    expect((await download(owner.token, newVersion.id)).equals(readFileSync(fixturePath("android/modern.apk")))).toBe(true);
+    expect((await download(owner.token, oldVersion.id)).equals(readFileSync(fixturePath("android/bare.apk")))).toBe(true);
+
+    const overview = await t.app.inject({ url: `/api/orgs-storage/${organization.id}/`, headers: authHeader(owner.token) });
+    expect(overview.json()).toMatchObject({ kind: "s3", move: null });
+    expect(overview.json().files_elsewhere).toBeGreaterThanOrEqual(1);
+
+    const started = await t.app.inject({
+      method: "POST",
+      url: `/api/orgs-storage/${organization.id}/move/`,
+      headers: authHeader(owner.token),
+    });
+    expect(started.statusCode).toBe(202);
+    const done = await waitFor(async () => {
+      const state = await t.app.inject({ url: `/api/orgs-storage/${organization.id}/`, headers: authHeader(owner.token) });
+      const move = state.json().move;
+      return move?.state === "done" || move?.state === "failed" ? state.json() : undefined;
+    }, 30_000);
+    expect(done.move).toMatchObject({ state: "done", error: "" });
+    expect(done.move.moved_files).toBe(done.move.total_files);
+    expect(done.files_elsewhere).toBe(0);
+    const moved = await versionRow(oldVersion.id);
+    expect(splitKey(moved.fileKey).location).toBe(placed.location);
+    expect((await download(owner.token, oldVersion.id)).equals(readFileSync(fixturePath("android/bare.apk")))).toBe(true);
+    // The old copy is gone from the instance's storage.
+    expect(await t.platform.storage.stat(oldVersion.fileKey)).toBeNull();
+
+    // Back to the instance's storage: files in the bucket stay readable.
+    const disabled = await t.app.inject({
+      method: "PUT",
+      url: `/api/orgs-cloud-storage-disable/${organization.id}/`,
+      headers: authHeader(owner.token),
+    });
+    expect(disabled.json()).toEqual({ kind: "instance" });
+    expect((await download(owner.token, newVersion.id)).equals(readFileSync(fixturePath("android/modern.apk")))).toBe(true);
+  });
+
+  it("answers error 10 when the bucket refuses a write, stores nothing, and mails the owner once", async () => {
+    const { organization, owner } = await createOrganization(t);
+    expect((await putCustom(owner.token, organization.id, s3Settings("doomed-bucket"))).statusCode).toBe(200);
+    // The bucket disappears behind Tarmac's back.
+    rmSync(path.join(peer.directory, "doomed-bucket"), { recursive: true, force: true });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await preload(t, owner.token, { organization: organization.id }, fixture("android/bare.apk"));
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ error_code: 10, detail: "NEED TO CHECK THE CUSTOM STORAGE CONFIGURATION" });
+    }
+    const usage = await t.app.inject({
+      url: `/api/organization/usage/?org=${organization.id}`,
+      headers: authHeader(owner.token),
+    });
+    expect(usage.json()).toMatchObject({ pending_uploads: 0 });
+    const mails = await waitFor(async () => {
+      const rows = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, owner.user.email));
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toContain("custom storage");
+  });
+});
