@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { resolveGcsCredentials, storageSettingsProblem } from "./storage-config.ts";
 
 const booleanString = z
   .enum(["true", "false", "1", "0", "yes", "no"])
@@ -27,8 +28,29 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  STORAGE_DRIVER: z.enum(["local"], { message: "unknown storage driver; supported: local" }).default("local"),
+  STORAGE_DRIVER: z
+    .enum(["local", "s3", "gcs", "azure"], {
+      message: "unknown storage driver; supported: local, s3, gcs, azure",
+    })
+    .default("local"),
   STORAGE_LOCAL_DIR: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_PREFIX: z.string().default(""),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanString.default(false),
+  GCS_BUCKET: z.string().min(1).optional(),
+  GCS_PREFIX: z.string().default(""),
+  /** The service account's JSON key: a file path, or the JSON itself. */
+  GCS_CREDENTIALS: z.string().min(1).optional(),
+  GCS_API_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  AZURE_STORAGE_CONNECTION_STRING: z.string().min(1).optional(),
+  AZURE_STORAGE_CONTAINER: z.string().min(1).optional(),
+  AZURE_STORAGE_PREFIX: z.string().default(""),
+  /** Stream downloads through the server instead of handing out presigned bucket URLs. */
+  STORAGE_PROXY_DOWNLOADS: booleanString.default(false),
   SIGNED_URL_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -129,6 +151,10 @@ function resolveFromLaunchDir(value: string): string {
   return path.resolve(process.env.INIT_CWD ?? process.cwd(), value);
 }
 
+function resolveFromLaunchDirUnlessJson(value: string): string {
+  return value.trim().startsWith("{") ? value : resolveFromLaunchDir(value);
+}
+
 function readOrCreateSecretKey(dataDir: string): string {
   const file = path.join(dataDir, "secret.key");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
@@ -151,6 +177,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${variable}: ${issue?.message ?? "invalid value"}`);
   }
   const values = parsed.data;
+  const gcsCredentials = values.GCS_CREDENTIALS && resolveFromLaunchDirUnlessJson(values.GCS_CREDENTIALS);
+  const storageProblem = storageSettingsProblem({ ...values, GCS_CREDENTIALS: gcsCredentials });
+  if (storageProblem) throw new ConfigError(`Invalid configuration: ${storageProblem}`);
   const dataDir = resolveFromLaunchDir(values.DATA_DIR);
   const port = values.PORT;
   return {
@@ -161,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     STORAGE_LOCAL_DIR: values.STORAGE_LOCAL_DIR
       ? resolveFromLaunchDir(values.STORAGE_LOCAL_DIR)
       : path.join(dataDir, "storage"),
+    // The JSON text of the key, read from its file when a path was given.
+    GCS_CREDENTIALS: gcsCredentials && resolveGcsCredentials(gcsCredentials),
     UDID_SIGNING_CERT: values.UDID_SIGNING_CERT && resolveFromLaunchDir(values.UDID_SIGNING_CERT),
     UDID_SIGNING_KEY: values.UDID_SIGNING_KEY && resolveFromLaunchDir(values.UDID_SIGNING_KEY),
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { attachmentDisposition, parseRange } from "./byte-range.ts";
+import { attachmentDisposition } from "../platform/storage/content-disposition.ts";
+import { parseRange } from "./byte-range.ts";
 
 describe("parseRange", () => {
   it.each([

@@ -5,7 +5,9 @@ import type { StorageDriver } from "../platform/storage/storage-driver.ts";
 
 /** Long enough for a slow phone to start the download; a started download does not need it again. */
 const directLinkSeconds = 300;
-import { attachmentDisposition, parseRange } from "./byte-range.ts";
+
+import { attachmentDisposition } from "../platform/storage/content-disposition.ts";
+import { parseRange } from "./byte-range.ts";
 import { AppError } from "./errors.ts";
 
 export interface StoredObjectReply {

@@ -1,9 +1,9 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitKey } from "../../src/platform/storage/location-keys.ts";
-import { fixture, fixturePath, preload, uploadNewApp, uploadVersion } from "../builds/upload-helpers.ts";
+import { dmg, fixture, fixturePath, preload, uploadNewApp, uploadVersion } from "../builds/upload-helpers.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization, waitFor } from "../helpers/org-factories.ts";
 import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
@@ -11,11 +11,13 @@ import { mailOutbox, storageLocations, versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 let t: TestApp;
+const dmgBytes = readFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg"));
 let peer: S3Peer;
 
 beforeAll(async () => {
   peer = await startS3Peer(["org-bucket", "other-bucket", "doomed-bucket"]);
   t = await createTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: "true" });
+  await t.platform.jobs.work({ pollingIntervalSeconds: 0.5 });
 });
 afterAll(async () => {
   await t?.close();
@@ -50,7 +52,10 @@ async function versionRow(id: number) {
 
 /** Downloads a version's file the way a member does: the API's redirect, then the signed link. */
 async function download(token: string, versionId: number): Promise<Buffer> {
-  const redirect = await t.app.inject({ url: `/api/versions/${versionId}/download/`, headers: authHeader(token) });
+  const redirect = await t.app.inject({
+    url: `/api/versions/${versionId}/download/`,
+    headers: authHeader(token),
+  });
   expect(redirect.statusCode).toBe(302);
   let location = redirect.headers.location as string;
   for (let hop = 0; hop < 3; hop++) {
@@ -78,16 +83,28 @@ describe("an organization's own S3-compatible bucket", () => {
     });
     expect(empty.json()).toMatchObject({ enabled: false, configured: false, secret_access_key_set: false });
 
-    const wrongSecret = await putCustom(owner.token, organization.id, s3Settings("org-bucket", { secret_access_key: "nope" }));
-    expect(wrongSecret.statusCode).toBe(400);
-    expect(Object.keys(wrongSecret.json())).toEqual(["secret_access_key"]);
+    const unknownKey = await putCustom(
+      owner.token,
+      organization.id,
+      s3Settings("org-bucket", { access_key_id: "NOBODY" }),
+    );
+    expect(unknownKey.statusCode).toBe(400);
+    expect(Object.keys(unknownKey.json())).toEqual(["access_key_id"]);
     const noBucket = await putCustom(owner.token, organization.id, s3Settings("missing-bucket"));
     expect(noBucket.statusCode).toBe(400);
     expect(noBucket.json()).toEqual({ bucket: ["This bucket does not exist."] });
-    const unreachable = await putCustom(owner.token, organization.id, s3Settings("org-bucket", { endpoint: "http://127.0.0.1:9" }));
+    const unreachable = await putCustom(
+      owner.token,
+      organization.id,
+      s3Settings("org-bucket", { endpoint: "http://127.0.0.1:9" }),
+    );
     expect(unreachable.statusCode).toBe(400);
     expect(Object.keys(unreachable.json())).toEqual(["endpoint"]);
-    const badUrl = await putCustom(owner.token, organization.id, s3Settings("org-bucket", { endpoint: "ftp://x" }));
+    const badUrl = await putCustom(
+      owner.token,
+      organization.id,
+      s3Settings("org-bucket", { endpoint: "ftp://x" }),
+    );
     expect(badUrl.json()).toEqual({ endpoint: ["Use an https:// address."] });
 
     const saved = await putCustom(owner.token, organization.id, s3Settings());
@@ -101,7 +118,9 @@ describe("an organization's own S3-compatible bucket", () => {
       access_key_id: "S3RVER",
       secret_access_key_set: true,
     });
-    expect(Object.values(saved.json())).not.toContain(s3PeerCredentials.secretAccessKey);
+    expect(Object.keys(saved.json()).filter((field) => field.startsWith("secret"))).toEqual([
+      "secret_access_key_set",
+    ]);
     const [row] = await t.database.db
       .select()
       .from(storageLocations)
@@ -123,7 +142,10 @@ describe("an organization's own S3-compatible bucket", () => {
     const other = await createOrganization(t);
     for (const token of [tester.token]) {
       expect((await putCustom(token, organization.id, s3Settings())).statusCode).toBe(403);
-      const read = await t.app.inject({ url: `/api/orgs-custom-storage/${organization.id}/`, headers: authHeader(token) });
+      const read = await t.app.inject({
+        url: `/api/orgs-custom-storage/${organization.id}/`,
+        headers: authHeader(token),
+      });
       expect(read.statusCode).toBe(403);
     }
     expect((await putCustom(other.owner.token, organization.id, s3Settings())).statusCode).toBe(404);
@@ -139,25 +161,43 @@ describe("an organization's own S3-compatible bucket", () => {
 
   it("takes new builds, serves them, keeps old ones readable, and moves them on request", async () => {
     const { organization, owner } = await createOrganization(t);
-    const before = await uploadNewApp(t, owner.token, organization.id, fixture("android/bare.apk"));
-    const [oldVersion] = await t.database.db.select().from(versions).where(eq(versions.applicationId, before.id));
+    const before = await uploadNewApp(t, owner.token, organization.id, dmg("1.0.0"));
+    const [oldVersion] = await t.database.db
+      .select()
+      .from(versions)
+      .where(eq(versions.applicationId, before.id));
     if (!oldVersion) throw new Error("no version");
     expect(splitKey(oldVersion.fileKey).location).toBeNull();
 
     expect((await putCustom(owner.token, organization.id, s3Settings())).statusCode).toBe(200);
-    const added = await uploadVersion(t, owner.token, before, fixture("android/modern.apk"));
+    const added = await uploadVersion(t, owner.token, before, dmg("1.0.1"));
     expect(added.statusCode).toBe(201);
-    const newVersion = await versionRow(added.json().id);
+    const [newVersion] = await t.database.db
+      .select()
+      .from(versions)
+      .where(eq(versions.applicationId, before.id))
+      .orderBy(desc(versions.id))
+      .limit(1);
+    if (!newVersion) throw new Error("no version");
     const placed = splitKey(newVersion.fileKey);
     expect(placed.location).not.toBeNull();
     // The object is in the bucket, under the prefix, byte for byte.
-    const inBucket = path.join(peer.directory, "org-bucket", "tarmac", "builds", `${placed.key}._S3rver_object`);
-    expect(readFileSync(inBucket).equals(readFileSync(fixturePath("android/modern.apk")))).toBe(true);
+    const inBucket = path.join(
+      peer.directory,
+      "org-bucket",
+      "tarmac",
+      "builds",
+      `${placed.key}._S3rver_object`,
+    );
+    expect(readFileSync(inBucket).equals(dmgBytes)).toBe(true);
 
-    expect((await download(owner.token, newVersion.id)).equals(readFileSync(fixturePath("android/modern.apk")))).toBe(true);
-    expect((await download(owner.token, oldVersion.id)).equals(readFileSync(fixturePath("android/bare.apk")))).toBe(true);
+    expect((await download(owner.token, newVersion.id)).equals(dmgBytes)).toBe(true);
+    expect((await download(owner.token, oldVersion.id)).equals(dmgBytes)).toBe(true);
 
-    const overview = await t.app.inject({ url: `/api/orgs-storage/${organization.id}/`, headers: authHeader(owner.token) });
+    const overview = await t.app.inject({
+      url: `/api/orgs-storage/${organization.id}/`,
+      headers: authHeader(owner.token),
+    });
     expect(overview.json()).toMatchObject({ kind: "s3", move: null });
     expect(overview.json().files_elsewhere).toBeGreaterThanOrEqual(1);
 
@@ -167,8 +207,15 @@ describe("an organization's own S3-compatible bucket", () => {
       headers: authHeader(owner.token),
     });
     expect(started.statusCode).toBe(202);
-    const done = await waitFor(async () => {
-      const state = await t.app.inject({ url: `/api/orgs-storage/${organization.id}/`, headers: authHeader(owner.token) });
+    type Overview = {
+      files_elsewhere: number;
+      move: { state: string; moved_files: number; total_files: number };
+    };
+    const done = await waitFor<Overview>(async () => {
+      const state = await t.app.inject({
+        url: `/api/orgs-storage/${organization.id}/`,
+        headers: authHeader(owner.token),
+      });
       const move = state.json().move;
       return move?.state === "done" || move?.state === "failed" ? state.json() : undefined;
     }, 30_000);
@@ -177,7 +224,7 @@ describe("an organization's own S3-compatible bucket", () => {
     expect(done.files_elsewhere).toBe(0);
     const moved = await versionRow(oldVersion.id);
     expect(splitKey(moved.fileKey).location).toBe(placed.location);
-    expect((await download(owner.token, oldVersion.id)).equals(readFileSync(fixturePath("android/bare.apk")))).toBe(true);
+    expect((await download(owner.token, oldVersion.id)).equals(dmgBytes)).toBe(true);
     // The old copy is gone from the instance's storage.
     expect(await t.platform.storage.stat(oldVersion.fileKey)).toBeNull();
 
@@ -188,7 +235,7 @@ describe("an organization's own S3-compatible bucket", () => {
       headers: authHeader(owner.token),
     });
     expect(disabled.json()).toEqual({ kind: "instance" });
-    expect((await download(owner.token, newVersion.id)).equals(readFileSync(fixturePath("android/modern.apk")))).toBe(true);
+    expect((await download(owner.token, newVersion.id)).equals(dmgBytes)).toBe(true);
   });
 
   it("answers error 10 when the bucket refuses a write, stores nothing, and mails the owner once", async () => {
@@ -197,17 +244,33 @@ describe("an organization's own S3-compatible bucket", () => {
     // The bucket disappears behind Tarmac's back.
     rmSync(path.join(peer.directory, "doomed-bucket"), { recursive: true, force: true });
     for (let attempt = 0; attempt < 2; attempt++) {
-      const refused = await preload(t, owner.token, { organization: organization.id }, fixture("android/bare.apk"));
+      const refused = await preload(
+        t,
+        owner.token,
+        { organization: organization.id },
+        fixture("android/bare.apk"),
+      );
       expect(refused.statusCode).toBe(400);
-      expect(refused.json()).toEqual({ error_code: 10, detail: "NEED TO CHECK THE CUSTOM STORAGE CONFIGURATION" });
+      expect(refused.json()).toEqual({
+        error_code: 10,
+        detail: "NEED TO CHECK THE CUSTOM STORAGE CONFIGURATION",
+      });
     }
     const usage = await t.app.inject({
       url: `/api/organization/usage/?org=${organization.id}`,
       headers: authHeader(owner.token),
     });
     expect(usage.json()).toMatchObject({ pending_uploads: 0 });
+    const [location] = await t.database.db
+      .select()
+      .from(storageLocations)
+      .where(eq(storageLocations.organizationId, organization.id));
+    expect(location?.refusalNotifiedAt).toBeInstanceOf(Date);
     const mails = await waitFor(async () => {
-      const rows = await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, owner.user.email));
+      const rows = await t.database.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.toAddress, owner.user.email));
       return rows.length > 0 ? rows : undefined;
     });
     expect(mails).toHaveLength(1);

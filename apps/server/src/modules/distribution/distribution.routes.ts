@@ -10,9 +10,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
-import { attachmentDisposition } from "../../http/byte-range.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import { listAsPage } from "../../http/pagination.ts";
+import { attachmentDisposition } from "../../platform/storage/content-disposition.ts";
 import type { DistributionService } from "./distribution.service.ts";
 import type { PermanentLinkService } from "./permanent-link.service.ts";
 

@@ -1,8 +1,11 @@
 import type { LookupFunction } from "node:net";
 import type { Config } from "../../config.ts";
+import { AzureStorageDriver } from "./azure-driver.ts";
+import { GcsStorageDriver } from "./gcs-driver.ts";
 import { LocalStorageDriver } from "./local-driver.ts";
 import { ProxyLinks } from "./proxy-links.ts";
 import { RoutedStorage } from "./routed-storage.ts";
+import { S3StorageDriver } from "./s3-driver.ts";
 import { UrlSigner } from "./signed-url.ts";
 import type { StorageDriver } from "./storage-driver.ts";
 import type { StorageSettings } from "./storage-settings.ts";
@@ -23,19 +26,54 @@ export function createDriver(settings: StorageSettings, context: DriverContext):
   switch (settings.kind) {
     case "local":
       return new LocalStorageDriver(settings.dir, context.links);
-    default:
-      throw new Error(`storage driver ${settings.kind} is not available`);
+    case "s3":
+      return new S3StorageDriver(settings, context);
+    case "gcs":
+      return new GcsStorageDriver(settings, context);
+    case "azure":
+      return new AzureStorageDriver(settings, context);
   }
 }
 
 /** The instance's storage settings, from the environment (checked by loadConfig). */
 export function instanceStorageSettings(config: Config): StorageSettings {
-  return { kind: "local", dir: config.STORAGE_LOCAL_DIR };
+  switch (config.STORAGE_DRIVER) {
+    case "local":
+      return { kind: "local", dir: config.STORAGE_LOCAL_DIR };
+    case "s3":
+      return {
+        kind: "s3",
+        endpoint: config.S3_ENDPOINT ?? "",
+        region: config.S3_REGION,
+        bucket: config.S3_BUCKET ?? "",
+        prefix: config.S3_PREFIX,
+        accessKeyId: config.S3_ACCESS_KEY_ID ?? "",
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY ?? "",
+        forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      };
+    case "gcs":
+      return {
+        kind: "gcs",
+        bucket: config.GCS_BUCKET ?? "",
+        prefix: config.GCS_PREFIX,
+        credentials: JSON.parse(config.GCS_CREDENTIALS ?? "{}"),
+        ...(config.GCS_API_ENDPOINT ? { apiEndpoint: config.GCS_API_ENDPOINT } : {}),
+      };
+    case "azure":
+      return {
+        kind: "azure",
+        connectionString: config.AZURE_STORAGE_CONNECTION_STRING ?? "",
+        container: config.AZURE_STORAGE_CONTAINER ?? "",
+        prefix: config.AZURE_STORAGE_PREFIX,
+      };
+  }
 }
 
 export function createStorage(config: Config): { storage: RoutedStorage; signer: UrlSigner } {
   const signer = new UrlSigner(config.SECRET_KEY);
   const links = new ProxyLinks(signer, config.PUBLIC_URL, null);
-  const instance = createDriver(instanceStorageSettings(config), { links, proxyDownloads: true });
+  // The local disk has no URLs of its own: it is always served through the server.
+  const proxyDownloads = config.STORAGE_DRIVER === "local" || config.STORAGE_PROXY_DOWNLOADS;
+  const instance = createDriver(instanceStorageSettings(config), { links, proxyDownloads });
   return { storage: new RoutedStorage(instance), signer };
 }
