@@ -42,10 +42,6 @@ describe("loadConfig", () => {
     [{ PORT: "abc" }, /^Invalid configuration: PORT: /],
     [{ PORT: "70000" }, /^Invalid configuration: PORT: /],
     [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL: must be a postgres/],
-    [
-      { STORAGE_DRIVER: "ftp" },
-      /^Invalid configuration: STORAGE_DRIVER: unknown storage driver; supported: local$/,
-    ],
     [{ ROLES: "web,cron" }, /^Invalid configuration: ROLES/],
     [{ SECRET_KEY: "short" }, /^Invalid configuration: SECRET_KEY: must be at least 32 characters$/],
     [{ PUBLIC_URL: "ftp://example.com" }, /^Invalid configuration: PUBLIC_URL: /],
@@ -60,5 +56,63 @@ describe("loadConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain("\n");
+  });
+
+  it("stops with one line naming what an object storage driver is missing", () => {
+    const base = { DATA_DIR: tempDir(), SECRET_KEY: "k".repeat(40) };
+    const problem = (env: Record<string, string>) => {
+      try {
+        loadConfig({ ...base, ...env });
+        return "";
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+    };
+    expect(problem({ STORAGE_DRIVER: "ftp" })).toBe(
+      "Invalid configuration: STORAGE_DRIVER: unknown storage driver; supported: local, s3, gcs, azure",
+    );
+    expect(problem({ STORAGE_DRIVER: "s3" })).toBe(
+      "Invalid configuration: S3_BUCKET: required when STORAGE_DRIVER=s3",
+    );
+    expect(problem({ STORAGE_DRIVER: "s3", S3_BUCKET: "b", S3_ACCESS_KEY_ID: "k" })).toBe(
+      "Invalid configuration: S3_SECRET_ACCESS_KEY: required when STORAGE_DRIVER=s3",
+    );
+    expect(
+      problem({
+        STORAGE_DRIVER: "s3",
+        S3_BUCKET: "b",
+        S3_ACCESS_KEY_ID: "k",
+        S3_SECRET_ACCESS_KEY: "s",
+        S3_ENDPOINT: "minio",
+      }),
+    ).toBe("Invalid configuration: S3_ENDPOINT: Invalid URL");
+    expect(problem({ STORAGE_DRIVER: "azure", AZURE_STORAGE_CONNECTION_STRING: "x" })).toBe(
+      "Invalid configuration: AZURE_STORAGE_CONTAINER: required when STORAGE_DRIVER=azure",
+    );
+    expect(problem({ STORAGE_DRIVER: "gcs", GCS_BUCKET: "b" })).toBe(
+      "Invalid configuration: GCS_CREDENTIALS: required when STORAGE_DRIVER=gcs",
+    );
+    expect(problem({ STORAGE_DRIVER: "gcs", GCS_BUCKET: "b", GCS_CREDENTIALS: "/nowhere/key.json" })).toBe(
+      "Invalid configuration: GCS_CREDENTIALS: neither a JSON key nor a readable file",
+    );
+    expect(
+      problem({ STORAGE_DRIVER: "gcs", GCS_BUCKET: "b", GCS_CREDENTIALS: '{"type":"authorized_user"}' }),
+    ).toBe(
+      "Invalid configuration: GCS_CREDENTIALS: not a service account key (type must be service_account)",
+    );
+    const complete = loadConfig({
+      ...base,
+      STORAGE_DRIVER: "s3",
+      S3_BUCKET: "b",
+      S3_ACCESS_KEY_ID: "k",
+      S3_SECRET_ACCESS_KEY: "s",
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    expect(complete).toMatchObject({
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: true,
+      STORAGE_PROXY_DOWNLOADS: false,
+    });
   });
 });

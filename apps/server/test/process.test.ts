@@ -67,7 +67,7 @@ describe("the server process", () => {
     const server = startServer({ ...baseEnv(), STORAGE_DRIVER: "ftp" });
     expect((await server.exited).code).toBe(1);
     expect(server.output().trim()).toBe(
-      "Invalid configuration: STORAGE_DRIVER: unknown storage driver; supported: local",
+      "Invalid configuration: STORAGE_DRIVER: unknown storage driver; supported: local, s3, gcs, azure",
     );
   }, 30_000);
 

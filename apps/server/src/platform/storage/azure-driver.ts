@@ -46,7 +46,7 @@ export class AzureStorageDriver implements StorageDriver {
     this.servesDirectly = !context.proxyDownloads && this.credential !== null;
   }
 
-  put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
+  async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
     const blob = this.container.getBlockBlobClient(this.keys.name(key));
     return meteredPut(key, body, options, async (_key, stream) => {
       await blob.uploadStream(stream, blockSize, blocksInFlight);

@@ -74,7 +74,7 @@ export class GcsStorageDriver implements StorageDriver {
     return fetch(url, { ...init, headers, signal: init.signal ?? AbortSignal.timeout(120_000) });
   }
 
-  put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
+  async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
     const name = this.keys.name(key);
     return meteredPut(key, body, options, (_key, stream) => this.upload(name, stream));
   }

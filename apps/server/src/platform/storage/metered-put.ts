@@ -47,8 +47,10 @@ export async function meteredPut(
   // A failing source (a client going away, a body cut short) fails the meter, and with it the
   // driver's write; it is reported as the source's failure, so callers do not blame storage.
   let sourceFailure: unknown = null;
+  let tooLarge: ObjectTooLargeError | null = null;
   const feeding = pipeline(body, meter).catch((error: unknown) => {
-    if (!(error instanceof ObjectTooLargeError)) sourceFailure = error;
+    if (error instanceof ObjectTooLargeError) tooLarge = error;
+    else sourceFailure = error;
     meter.destroy(error instanceof Error ? error : new Error(String(error)));
   });
   try {
@@ -56,6 +58,8 @@ export async function meteredPut(
   } catch (error) {
     await feeding;
     if (sourceFailure) throw new SourceStreamError(sourceFailure);
+    // Drivers that abort their upload report the abort; the cause is the limit.
+    if (tooLarge) throw tooLarge;
     throw error;
   }
   await feeding;

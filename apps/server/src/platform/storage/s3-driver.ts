@@ -15,6 +15,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { attachmentDisposition } from "./content-disposition.ts";
 import type { DriverContext } from "./create-storage.ts";
+import { answeredRange, sliceAnswer } from "./exact-range.ts";
 import { meteredPut } from "./metered-put.ts";
 import { isNotFound, PrefixedKeys } from "./prefixed-keys.ts";
 import type {
@@ -78,7 +79,7 @@ export class S3StorageDriver implements StorageDriver {
     });
   }
 
-  put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
+  async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
     const name = this.keys.name(key);
     return meteredPut(key, body, options, async (_key, stream) => {
       const upload = new Upload({
@@ -102,7 +103,11 @@ export class S3StorageDriver implements StorageDriver {
         ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
       }),
     );
-    return answer.Body as Readable;
+    const body = answer.Body as Readable;
+    if (!range) return body;
+    const answered = answeredRange(answer.ContentRange) ?? { start: 0, end: Number.MAX_SAFE_INTEGER };
+    const exact = answered.start === range.start && answered.end === range.end;
+    return exact ? body : sliceAnswer(body, range, answered.start);
   }
 
   async stat(key: string): Promise<ObjectInfo | null> {
