@@ -1,27 +1,44 @@
-import { readFileSync, rmSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitKey } from "../../src/platform/storage/location-keys.ts";
-import { dmg, fixture, fixturePath, preload, uploadNewApp, uploadVersion } from "../builds/upload-helpers.ts";
+import {
+  dmg,
+  fixture,
+  fixturePath,
+  multipart,
+  preload,
+  uploadNewApp,
+  uploadVersion,
+} from "../builds/upload-helpers.ts";
 import { authHeader } from "../helpers/factories.ts";
+import { type FakeGcs, startFakeGcs } from "../helpers/fake-gcs.ts";
 import { addMember, createOrganization, waitFor } from "../helpers/org-factories.ts";
 import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
 import { mailOutbox, storageLocations, versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 let t: TestApp;
+let gcs: FakeGcs;
+const gcsKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ type: "pkcs8", format: "pem" })
+  .toString();
+const gcsClient = "tarmac@tarmac-test.iam.gserviceaccount.com";
 const dmgBytes = readFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg"));
 let peer: S3Peer;
 
 beforeAll(async () => {
-  peer = await startS3Peer(["org-bucket", "other-bucket", "doomed-bucket"]);
-  t = await createTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: "true" });
+  peer = await startS3Peer(["org-bucket", "other-bucket", "doomed-bucket", "deleted-org"]);
+  gcs = await startFakeGcs({ bucket: "org-gcs", clientEmail: gcsClient, privateKeyPem: gcsKey });
+  t = await createTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: "true", GCS_API_ENDPOINT: gcs.url });
   await t.platform.jobs.work({ pollingIntervalSeconds: 0.5 });
 });
 afterAll(async () => {
   await t?.close();
   await peer?.stop();
+  await gcs?.stop();
 });
 
 const s3Settings = (bucket = "org-bucket", extra: Record<string, unknown> = {}) => ({
@@ -275,5 +292,96 @@ describe("an organization's own S3-compatible bucket", () => {
     });
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toContain("custom storage");
+  });
+
+  it("deletes the organization's files in its bucket when the organization is deleted", async () => {
+    const { organization, owner } = await createOrganization(t);
+    expect((await putCustom(owner.token, organization.id, s3Settings("deleted-org"))).statusCode).toBe(200);
+    await uploadNewApp(t, owner.token, organization.id, dmg("2.0.0"));
+    const inBucket = () =>
+      readdirSync(path.join(peer.directory, "deleted-org"), { recursive: true, encoding: "utf8" }).filter(
+        (name) => name.endsWith("._S3rver_object"),
+      );
+    expect(inBucket().length).toBeGreaterThan(0);
+    await t
+      .job("organization.delete")
+      .handler({ organizationId: organization.id }, { jobId: "x", retryCount: 0 });
+    expect(inBucket()).toEqual([]);
+  });
+});
+
+describe("an organization's own Google Cloud Storage bucket", () => {
+  const keyFile = (extra: Record<string, unknown> = {}) => ({
+    name: "key.json",
+    field: "gcs_credentials",
+    content: Buffer.from(
+      JSON.stringify({
+        type: "service_account",
+        project_id: "tarmac-test",
+        private_key_id: "k1",
+        private_key: gcsKey,
+        client_email: gcsClient,
+        token_uri: `${gcs.url}/token`,
+        ...extra,
+      }),
+    ),
+  });
+  const putGcs = (
+    token: string,
+    organizationId: number,
+    fields: Record<string, string>,
+    file?: ReturnType<typeof keyFile>,
+  ) => {
+    const body = multipart(fields, file);
+    return t.app.inject({
+      method: "PUT",
+      url: `/api/orgs-google-cloud-storage/${organizationId}/`,
+      headers: { ...authHeader(token), ...body.headers },
+      payload: body.payload,
+    });
+  };
+
+  it("takes the service account key file, tests the bucket, and serves builds from it", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const notAKey = await putGcs(
+      owner.token,
+      organization.id,
+      { bucket: "org-gcs" },
+      { ...keyFile(), content: Buffer.from("{}") },
+    );
+    expect(notAKey.json()).toEqual({
+      gcs_credentials: ["This is not a service account key (type must be service_account)."],
+    });
+    const noFile = await putGcs(owner.token, organization.id, { bucket: "org-gcs" });
+    expect(noFile.json()).toEqual({ gcs_credentials: ["No file was submitted."] });
+    const wrongBucket = await putGcs(owner.token, organization.id, { bucket: "no-such-bucket" }, keyFile());
+    expect(wrongBucket.json()).toEqual({ bucket: ["This bucket does not exist."] });
+    const saved = await putGcs(
+      owner.token,
+      organization.id,
+      { bucket: "org-gcs", prefix: "builds" },
+      keyFile(),
+    );
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({
+      enabled: true,
+      bucket: "org-gcs",
+      prefix: "builds/",
+      client_email: gcsClient,
+      project_id: "tarmac-test",
+      gcs_credentials_set: true,
+    });
+    expect(saved.body).not.toContain("PRIVATE KEY");
+    const custom = await t.app.inject({
+      url: `/api/orgs-custom-storage/${organization.id}/`,
+      headers: authHeader(owner.token),
+    });
+    expect(custom.json()).toMatchObject({ enabled: false });
+
+    const app = await uploadNewApp(t, owner.token, organization.id, dmg("3.0.0"));
+    const [version] = await t.database.db.select().from(versions).where(eq(versions.applicationId, app.id));
+    if (!version) throw new Error("no version");
+    expect(gcs.objectNames()).toContain(`builds/${splitKey(version.fileKey).key}`);
+    expect((await download(owner.token, version.id)).equals(dmgBytes)).toBe(true);
   });
 });
