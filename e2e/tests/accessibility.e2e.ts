@@ -72,6 +72,7 @@ const dashboardRoutes = () => [
   "/dashboard/organization/staff",
   "/dashboard/organization/teams",
   "/dashboard/organization/permission-groups",
+  "/dashboard/organization/storage",
   "/dashboard/organization/settings",
   "/dashboard/organization/plan",
 ];

@@ -111,6 +111,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "organization/storage",
+            lazy: async () => ({
+              Component: (await import("./features/organization/storage-page.tsx")).StoragePage,
+            }),
+          },
+          {
             path: "organization/plan",
             lazy: async () => ({
               Component: (await import("./features/organization/plan-page.tsx")).PlanPage,
