@@ -7,11 +7,14 @@
  * 3. Bulk changes on PostgreSQL: deleting an app with 100,000 versions (time, and how long the
  *    organization row stays locked), and statements of 8,000/32,000 versions with and without
  *    the catalog triggers.
+ * 1b. The same upload into an S3-compatible bucket (s3rver, STORAGE_DRIVER=s3) against a plain
+ *    streamed PutObject of the same bytes; server memory growth; what inspecting it fetches.
  * 4. Start-up of one whole process, cold and warm, and its idle memory: the built bundle against
  *    the sources under the tsx loader (startup-bench.ts).
  * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 5), BENCH_SECONDS (default 10).
  */
 import { spawnSync } from "node:child_process";
+import { runBucketBench } from "./bucket-bench.ts";
 import { runBulkBench } from "./bulk-bench.ts";
 import { runListBench } from "./list-bench.ts";
 import { runStartupBench, type StartFigures } from "./startup-bench.ts";
@@ -34,6 +37,32 @@ if (!only || only === "upload") {
     `  ratio   ${(ratio * 100).toFixed(0)}% of the sink, median of pairs [${upload.ratios.map((r) => (r * 100).toFixed(0)).join(", ")}] (target >= 70%)`,
   );
   console.log(`  server memory growth max ${fixed(Math.max(...upload.growth))} MiB (target < 100 MB)`);
+}
+
+if (!only || only === "bucket") {
+  const bucket = await runBucketBench(uploadMib, runs);
+  const ratio = median(bucket.ratios);
+  console.log(`upload ${uploadMib} MiB into an S3-compatible bucket (s3rver) x${runs} (median)`);
+  console.log(
+    `  plain PutObject  ${fixed(median(bucket.plain))} MiB/s  [${bucket.plain.map(fixed).join(", ")}]`,
+  );
+  console.log(
+    `  plain multipart  ${fixed(median(bucket.multipart))} MiB/s  [${bucket.multipart.map(fixed).join(", ")}]`,
+  );
+  console.log(
+    `  tarmac (s3)      ${fixed(median(bucket.tarmac))} MiB/s  [${bucket.tarmac.map(fixed).join(", ")}]`,
+  );
+  console.log(
+    `  ratio   ${(ratio * 100).toFixed(0)}% of the plain PutObject, median of pairs [${bucket.ratios.map((r) => (r * 100).toFixed(0)).join(", ")}] (target >= 80%)`,
+  );
+  console.log(
+    `  ratio   ${(median(bucket.multipartRatios) * 100).toFixed(0)}% of the plain multipart upload, median of pairs [${bucket.multipartRatios.map((r) => (r * 100).toFixed(0)).join(", ")}]`,
+  );
+  console.log(`  server memory growth max ${fixed(Math.max(...bucket.growth))} MiB (target < 100 MB)`);
+  const { inspection } = bucket;
+  console.log(
+    `  inspecting the stored build: ${fixed(inspection.ms)} ms, ${inspection.requests} ranged GETs, ${fixed(inspection.fetchedBytes / 1024)} KiB fetched of ${fixed(bucket.totalBytes / 1024 / 1024)} MiB`,
+  );
 }
 
 if (!only || only === "list") {

@@ -8,15 +8,15 @@ import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
 import { residentBytes, startBenchServer } from "./bench-server.ts";
 
-const mib = 1024 * 1024;
-const block = randomBytes(mib);
+export const mib = 1024 * 1024;
+export const block = randomBytes(mib);
 
 /**
  * A stored (uncompressed) Windows .zip of `sizeMib` MiB whose bytes are generated as they are
  * sent, so the client reads no disk and both receivers get the identical byte stream. The
  * inspector reads a Windows .zip by its central directory and file name (x.y.z).
  */
-function zipParts(sizeMib: number) {
+export function zipParts(sizeMib: number) {
   let crc = 0;
   for (let i = 0; i < sizeMib; i++) crc = crc32(block, crc);
   const name = Buffer.from("payload.bin");
@@ -49,10 +49,10 @@ function zipParts(sizeMib: number) {
   return { head, tail, sizeMib, total: head.length + size + tail.length };
 }
 
-type Zip = ReturnType<typeof zipParts>;
+export type Zip = ReturnType<typeof zipParts>;
 
 /** Sends a multipart body (fields, then the zip as `file`) and resolves with the reply. */
-function send(url: URL, headers: Record<string, string>, fields: Record<string, string>, zip: Zip) {
+export function send(url: URL, headers: Record<string, string>, fields: Record<string, string>, zip: Zip) {
   const boundary = `----tarmacbench${Date.now()}`;
   let prefix = "";
   for (const [key, value] of Object.entries(fields))

@@ -23,9 +23,11 @@ export interface S3Peer {
  * A real S3-compatible server (s3rver) on loopback, with `buckets` created, storing its objects
  * in a temporary directory. It checks request signatures against its built-in account.
  */
-export async function startS3Peer(buckets: string[]): Promise<S3Peer> {
+export async function startS3Peer(
+  buckets: string[],
+  directory = mkdtempSync(path.join(os.tmpdir(), "tarmac-s3-")),
+): Promise<S3Peer> {
   const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
-  const directory = mkdtempSync(path.join(os.tmpdir(), "tarmac-s3-"));
   const port = await freePort();
   const server = new S3rver({
     address: "127.0.0.1",

@@ -5,7 +5,8 @@ import { ObjectTooLargeError, SourceStreamError, type StoredObject } from "./sto
 
 /** Counts and hashes the bytes that pass, and fails the stream past `maxBytes`. */
 class HashingMeter extends Transform {
-  size = 0;
+  // Not `size`: upload libraries read a body's `size` as its total length (as on a Blob).
+  bytesSeen = 0;
   private readonly hash = createHash("sha256");
 
   constructor(private readonly maxBytes: number | undefined) {
@@ -17,8 +18,8 @@ class HashingMeter extends Transform {
     _encoding: BufferEncoding,
     callback: (error?: Error | null, data?: Buffer) => void,
   ) {
-    this.size += chunk.length;
-    if (this.maxBytes !== undefined && this.size > this.maxBytes) {
+    this.bytesSeen += chunk.length;
+    if (this.maxBytes !== undefined && this.bytesSeen > this.maxBytes) {
       callback(new ObjectTooLargeError(this.maxBytes));
       return;
     }
@@ -63,5 +64,5 @@ export async function meteredPut(
     throw error;
   }
   await feeding;
-  return { key, size: meter.size, sha256: meter.digest() };
+  return { key, size: meter.bytesSeen, sha256: meter.digest() };
 }

@@ -33,10 +33,10 @@ import type { S3Settings } from "./storage-settings.ts";
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const partSize = 8 * 1024 * 1024;
-const partsInFlight = 4;
+const partsInFlight = 3;
 
 /**
- * Any S3-compatible service. Writes are multipart uploads of 8 MiB parts (at most four in
+ * Any S3-compatible service. Writes are multipart uploads of 8 MiB parts (at most three in
  * flight, so memory stays flat whatever the size); a failed write aborts its upload, so neither
  * an object nor orphaned parts remain.
  */
