@@ -37,12 +37,13 @@ export async function startS3Peer(
     configureBuckets: buckets.map((name) => ({ name })),
   });
   await server.run();
+  let stopped: Promise<void> | null = null;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     directory,
-    async stop() {
-      await server.close();
-      rmSync(directory, { recursive: true, force: true });
+    stop() {
+      stopped ??= server.close().then(() => rmSync(directory, { recursive: true, force: true }));
+      return stopped;
     },
   };
 }
