@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { splitKey } from "../../src/platform/storage/location-keys.ts";
@@ -292,6 +293,23 @@ describe("an organization's own S3-compatible bucket", () => {
     });
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toContain("custom storage");
+  });
+
+  it("sweeps objects nothing refers to from the organization's bucket, and keeps the builds", async () => {
+    const { organization, owner } = await createOrganization(t);
+    expect((await putCustom(owner.token, organization.id, s3Settings("other-bucket"))).statusCode).toBe(200);
+    const app = await uploadNewApp(t, owner.token, organization.id, dmg("4.0.0"));
+    const [version] = await t.database.db.select().from(versions).where(eq(versions.applicationId, app.id));
+    if (!version) throw new Error("no version");
+    const location = splitKey(version.fileKey).location as number;
+    const orphan = await t.platform.storage
+      .placingIn(location)
+      .put(`orgs/${organization.id}/builds/left-by-a-crash`, Readable.from([Buffer.from("orphan")]));
+    const later = new Date(Date.now() + 2 * 3600_000);
+    const swept = await t.services.sweeper.sweep(later);
+    expect(swept.deletedObjects).toBeGreaterThanOrEqual(1);
+    expect(await t.platform.storage.stat(orphan.key)).toBeNull();
+    expect(await t.platform.storage.stat(version.fileKey)).not.toBeNull();
   });
 
   it("deletes the organization's files in its bucket when the organization is deleted", async () => {
