@@ -73,6 +73,7 @@ const dashboardRoutes = () => [
   "/dashboard/organization/teams",
   "/dashboard/organization/permission-groups",
   "/dashboard/organization/storage",
+  "/dashboard/organization/mail-server",
   "/dashboard/organization/settings",
   "/dashboard/organization/plan",
 ];

@@ -6,6 +6,7 @@ import { createDistributionModule } from "./modules/distribution/distribution.mo
 import { createFilesModule } from "./modules/files/files.module.ts";
 import { createGdprModule } from "./modules/gdpr/gdpr.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
+import { createMailServerModule } from "./modules/mail-server/mail-server.module.ts";
 import { createOrganizationModule } from "./modules/organization/organization.module.ts";
 import { createPlanModule } from "./modules/plan/plan.module.ts";
 import { createProfileModule } from "./modules/profile/profile.module.ts";
@@ -36,6 +37,7 @@ export function createModules(platform: Platform) {
     ...organization.services,
   });
   const team = createTeamModule(platform, organization.services);
+  const mailServer = createMailServerModule(platform, { ...users.services, ...organization.services });
   // URLs of the application module that later modules answer (see application-ports.ts).
   const ports: ApplicationPorts = {
     confirmBuild: (...args) => upload.services.creates.confirm(...args),
@@ -77,6 +79,7 @@ export function createModules(platform: Platform) {
     twoFactor,
     auth,
     team,
+    mailServer,
     application,
     staff,
     storage,

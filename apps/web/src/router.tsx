@@ -111,6 +111,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "organization/mail-server",
+            lazy: async () => ({
+              Component: (await import("./features/organization/mail-server-page.tsx")).MailServerPage,
+            }),
+          },
+          {
             path: "organization/storage",
             lazy: async () => ({
               Component: (await import("./features/organization/storage-page.tsx")).StoragePage,

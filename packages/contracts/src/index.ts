@@ -7,6 +7,7 @@ export * from "./distribution.ts";
 export * from "./drf-messages.ts";
 export * from "./gdpr.ts";
 export * from "./health.ts";
+export * from "./mail-server.ts";
 export * from "./organization.ts";
 export * from "./outbox.ts";
 export * from "./permission-group.ts";

@@ -62,6 +62,6 @@ export async function openPlatform(
 
 export async function closePlatform(platform: Platform, timeoutMs: number): Promise<void> {
   await platform.jobs.stop(timeoutMs);
-  platform.mailer.close();
+  platform.mail.router.close();
   await platform.database.close();
 }

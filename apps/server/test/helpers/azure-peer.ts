@@ -44,6 +44,8 @@ export async function startAzurePeer(): Promise<AzurePeer> {
       "--silent",
       "--skipApiVersionCheck",
       "--loose",
+      // Azurite reports usage to Microsoft unless told not to; this machine has no network.
+      "--disableTelemetry",
     ],
     { stdio: "ignore" },
   );

@@ -5,6 +5,7 @@ export * from "../../src/modules/application/permission-group.tables.ts";
 export * from "../../src/modules/auth/auth.tables.ts";
 export * from "../../src/modules/distribution/distribution.tables.ts";
 export * from "../../src/modules/gdpr/gdpr.tables.ts";
+export * from "../../src/modules/mail-server/mail-server.tables.ts";
 export * from "../../src/modules/organization/organization.tables.ts";
 export * from "../../src/modules/plan/plan.tables.ts";
 export * from "../../src/modules/send-builds/send-builds.tables.ts";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import * as mailServerPolicy from "../../src/modules/mail-server/mail-server.policy.ts";
 import * as organizationPolicy from "../../src/modules/organization/organization.policy.ts";
 import { allRoles, type PolicySubject } from "../../src/modules/organization/roles.ts";
 import * as staffPolicy from "../../src/modules/staff/staff.policy.ts";
@@ -13,6 +14,7 @@ const policies: [string[], Check][] = [
   [staffPolicy.staffActions, staffPolicy.can as Check],
   [teamPolicy.teamActions, teamPolicy.can as Check],
   [storagePolicy.storageActions, storagePolicy.can as Check],
+  [mailServerPolicy.mailServerActions, mailServerPolicy.can as Check],
 ];
 
 /** The rows of the "Implemented" table of docs/permissions.md: action -> five cells. */

@@ -88,6 +88,7 @@ export class ProjectMemberService {
     await this.deps.accounts.resendInvitation(row.userId, {
       invitedByUserId: userId,
       organizationTitle: await this.deps.organizations.getTitle(project.organizationId),
+      organizationId: project.organizationId,
     });
     return { detail: "The invitation has been sent again." };
   }

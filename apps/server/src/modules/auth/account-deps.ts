@@ -17,8 +17,14 @@ export interface AccountDeps {
  * Queues an account e-mail in the caller's transaction, so it goes out exactly when the change
  * commits, ahead of other mail: people wait on these to sign in.
  */
-export async function queueMail(deps: AccountDeps, tx: Database, to: string, mail: MailContent) {
-  await deps.mail.queue({ to, ...mail }, { tx, urgent: true });
+export async function queueMail(
+  deps: AccountDeps,
+  tx: Database,
+  to: string,
+  mail: MailContent,
+  organizationId?: number,
+) {
+  await deps.mail.queue({ to, ...mail, ...(organizationId ? { organizationId } : {}) }, { tx, urgent: true });
 }
 
 export const dayMs = 24 * 3600 * 1000;

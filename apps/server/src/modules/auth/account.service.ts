@@ -28,6 +28,8 @@ export interface InviteInput {
   lastName: string;
   invitedByUserId: number;
   organizationTitle?: string;
+  /** The organization the person is invited to: its own mail server sends the invitation. */
+  organizationId?: number;
 }
 
 const hourMs = 3600 * 1000;
@@ -109,10 +111,10 @@ export class AccountService {
           // Still never signed in: a fresh invitation is the only mail that helps them.
           const code = await this.issueCode(tx, existing.id, "invitation", now);
           const mail = invitationMail(this.deps.publicUrl, code, inviter, input.organizationTitle);
-          await queueMail(this.deps, tx, email, mail);
+          await queueMail(this.deps, tx, email, mail, input.organizationId);
         } else if (input.organizationTitle) {
           const mail = addedToOrganizationMail(this.deps.publicUrl, inviter, input.organizationTitle);
-          await queueMail(this.deps, tx, email, mail);
+          await queueMail(this.deps, tx, email, mail, input.organizationId);
         }
         return { userId: existing.id, created: false };
       }
@@ -126,6 +128,7 @@ export class AccountService {
         tx,
         email,
         invitationMail(this.deps.publicUrl, code, inviter, input.organizationTitle),
+        input.organizationId,
       );
       return { userId: user.id, created: true };
     };
@@ -138,7 +141,7 @@ export class AccountService {
    */
   async resendInvitation(
     userId: number,
-    options: { invitedByUserId?: number; organizationTitle?: string } = {},
+    options: { invitedByUserId?: number; organizationTitle?: string; organizationId?: number } = {},
   ): Promise<void> {
     const { perRecipientPerHour, resendsPerRequesterPerHour, windowMs } = accountMailLimits;
     await enforceRateLimit(this.deps.db, `resend:to:${userId}`, perRecipientPerHour, windowMs);
@@ -157,7 +160,7 @@ export class AccountService {
   private async sendPendingLink(
     tx: Database,
     user: UserRow,
-    options: { invitedByUserId?: number; organizationTitle?: string },
+    options: { invitedByUserId?: number; organizationTitle?: string; organizationId?: number },
   ): Promise<void> {
     const now = new Date();
     if (isPendingInvitation(user)) {
@@ -166,7 +169,7 @@ export class AccountService {
         ? await this.inviterName(tx, options.invitedByUserId)
         : "A Tarmac user";
       const mail = invitationMail(this.deps.publicUrl, code, inviter, options.organizationTitle);
-      await queueMail(this.deps, tx, user.email, mail);
+      await queueMail(this.deps, tx, user.email, mail, options.organizationId);
       return;
     }
     const code = await this.issueCode(tx, user.id, "activation", now);

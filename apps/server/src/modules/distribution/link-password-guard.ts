@@ -78,6 +78,11 @@ export class LinkPasswordGuard {
       "If the link's password was shared more widely than you meant, change it or delete the link",
       `on the app's page: ${publicUrl}/dashboard/apps/${link.applicationId}`,
     ].join("\n");
-    await mail.queue({ to: recipient.email, subject: `${title}: install link under attack`, text });
+    await mail.queue({
+      to: recipient.email,
+      subject: `${title}: install link under attack`,
+      text,
+      organizationId: link.organizationId,
+    });
   }
 }

@@ -167,7 +167,12 @@ export class OrganizationService {
         `Uploads will fail once a limit is reached. Choose a larger plan at ${publicUrl}/dashboard.`,
       ].join("\n");
       await mail.queue(
-        { to: owner.email, subject: `${organization.title}: plan limit almost reached`, text },
+        {
+          to: owner.email,
+          subject: `${organization.title}: plan limit almost reached`,
+          text,
+          organizationId,
+        },
         { tx },
       );
       return true;

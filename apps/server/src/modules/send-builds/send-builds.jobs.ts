@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../../platform/db/client.ts";
 import { defineJob } from "../../platform/jobs/define-job.ts";
-import type { Mailer } from "../../platform/mail/mailer.ts";
+import type { MailRouter } from "../../platform/mail/organization-mailers.ts";
 import { findTesterMail, markTesterMail } from "./send-builds.repo.ts";
 
 const retryLimit = 4;
@@ -18,7 +18,7 @@ export const testerMailPayload = z.object({
  * One "send to testers" e-mail. The row's state tells the sender what happened: sent, or
  * failed once the retries are used up. A row already sent is not sent again.
  */
-export function createSendBuildsJobs(deps: { db: Database; mailer: Mailer }) {
+export function createSendBuildsJobs(deps: { db: Database; mail: MailRouter }) {
   return {
     send: defineJob({
       name: "tester.mail",
@@ -30,7 +30,9 @@ export function createSendBuildsJobs(deps: { db: Database; mailer: Mailer }) {
         const row = await findTesterMail(deps.db, payload.mailId);
         if (!row || row.state === "sent") return;
         try {
-          await deps.mailer.send({
+          // Through the organization's own mail server when it has one.
+          const mailer = await deps.mail.mailerFor(row.organizationId);
+          await mailer.send({
             to: payload.to,
             subject: payload.subject,
             text: payload.text,

@@ -17,7 +17,7 @@ export function createSendBuildsModule(
   deps: UsersServices & OrganizationServices & ApplicationServices & TesterServices & DistributionServices,
 ) {
   const { db } = platform.database;
-  const mailJobs = createSendBuildsJobs({ db, mailer: platform.mailer });
+  const mailJobs = createSendBuildsJobs({ db, mail: platform.mail.router });
   const members = new RecipientMembers({
     membership: deps.membership,
     projectMembership: deps.projectMembership,

@@ -34,6 +34,7 @@ export class StaffActionsService {
     await this.deps.accounts.resendInvitation(row.userId, {
       invitedByUserId: actorUserId,
       organizationTitle: await this.deps.organizations.getTitle(row.organizationId),
+      organizationId: row.organizationId,
     });
     return { detail: "The invitation has been sent again." };
   }

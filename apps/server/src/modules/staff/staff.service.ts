@@ -101,6 +101,7 @@ export class StaffService {
             lastName: input.last_name,
             invitedByUserId: actorUserId,
             organizationTitle: await this.deps.organizations.getTitle(organizationId, tx),
+            organizationId,
           },
           { tx },
         );

@@ -50,6 +50,7 @@ export class OrganizationStorageResolver implements StorageResolver {
       to: owner.email,
       subject: "Uploads are failing: check your custom storage",
       text,
+      organizationId,
     });
   }
 }

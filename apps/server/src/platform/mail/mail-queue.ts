@@ -3,6 +3,7 @@ import type { JobQueue } from "../jobs/job-queue.ts";
 import type { PersonalDataSection } from "../personal-data.ts";
 import { createMailJobs, type MailJobs } from "./mail.jobs.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
+import { MailRouter } from "./organization-mailers.ts";
 import { listOutboxTo } from "./outbox.repo.ts";
 
 export interface QueueOptions {
@@ -13,16 +14,20 @@ export interface QueueOptions {
 
 /** How modules send mail: always through a job, queued in the caller's transaction when given. */
 export interface Mail {
-  queue(message: MailMessage, options?: QueueOptions): Promise<string | null>;
+  /** `organizationId`: the mail is about that organization (its own mail server sends it). */
+  queue(message: MailMessage & { organizationId?: number }, options?: QueueOptions): Promise<string | null>;
 }
 
 const urgentPriority = 10;
 
 export class MailQueue implements Mail {
   readonly jobs: MailJobs;
+  /** Where each message leaves from; organizations' own servers are installed on it. */
+  readonly router: MailRouter;
 
   constructor(private readonly deps: { db: Database; queue: JobQueue; mailer: Mailer }) {
-    this.jobs = createMailJobs(deps.mailer);
+    this.router = new MailRouter(deps.mailer);
+    this.jobs = createMailJobs(this.router);
     deps.queue.register(Object.values(this.jobs));
   }
 
@@ -30,7 +35,10 @@ export class MailQueue implements Mail {
     return this.deps.mailer.mode;
   }
 
-  queue(message: MailMessage, options: QueueOptions = {}): Promise<string | null> {
+  queue(
+    message: MailMessage & { organizationId?: number },
+    options: QueueOptions = {},
+  ): Promise<string | null> {
     return this.deps.queue.send(this.jobs.send, message, {
       ...(options.tx ? { tx: options.tx } : {}),
       ...(options.urgent ? { priority: urgentPriority } : {}),

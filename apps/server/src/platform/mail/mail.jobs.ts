@@ -1,18 +1,20 @@
 import { z } from "zod";
 import { defineJob } from "../jobs/define-job.ts";
-import type { Mailer } from "./mailer.ts";
+import type { MailRouter } from "./organization-mailers.ts";
 
 export const mailMessage = z.object({
   to: z.email(),
   subject: z.string().min(1).max(300),
   text: z.string(),
   html: z.string().optional(),
+  /** Mail about an organization leaves through its own mail server when it has one. */
+  organizationId: z.number().int().positive().optional(),
 });
 
 export type MailJobs = ReturnType<typeof createMailJobs>;
 
 /** Mail always leaves through a job: a slow or failing SMTP server never holds up a request, and retries. */
-export function createMailJobs(mailer: Mailer) {
+export function createMailJobs(router: MailRouter) {
   return {
     send: defineJob({
       name: "mail.send",
@@ -20,8 +22,8 @@ export function createMailJobs(mailer: Mailer) {
       retry: { limit: 5, delaySeconds: 30, backoff: true },
       timeoutSeconds: 120,
       batchSize: 10,
-      handler: async (message) => {
-        await mailer.send(message);
+      handler: async ({ organizationId, ...message }) => {
+        await (await router.mailerFor(organizationId)).send(message);
       },
     }),
   };

@@ -55,6 +55,26 @@ export function isPublicAddress(address: string): boolean {
   return !privateRanges.check(address, "ipv4");
 }
 
+/**
+ * The address to connect to for a user-given host: its first address, refused when any of its
+ * addresses is not public (unless the instance allows private targets). Connecting to the
+ * address checked, rather than the name, leaves no room for a second, different DNS answer.
+ */
+export async function resolvePublicAddress(host: string, allowPrivate: boolean): Promise<string> {
+  const bare = host.replace(/^\[|\]$/g, "");
+  if (isIP(bare)) {
+    if (!allowPrivate && !isPublicAddress(bare))
+      throw new OutboundTargetError(`${host} is not a public address`);
+    return bare;
+  }
+  const found = await lookup(bare, { all: true });
+  if (found.length === 0) throw new OutboundTargetError(`${host} does not resolve`);
+  if (!allowPrivate && !found.every((entry) => isPublicAddress(entry.address))) {
+    throw new OutboundTargetError(`${host} is not a public address`);
+  }
+  return (found[0] as { address: string }).address;
+}
+
 /** Refuses a host that is, or resolves to, a non-public address (unless the instance allows them). */
 export async function assertPublicHost(host: string, allowPrivate: boolean): Promise<void> {
   if (allowPrivate) return;

@@ -1,4 +1,5 @@
 import { createHash, createSign } from "node:crypto";
+import { encodeStrictly } from "./content-disposition.ts";
 import type { GcsServiceAccount } from "./storage-settings.ts";
 
 const defaultTokenUri = "https://oauth2.googleapis.com/token";
@@ -63,14 +64,6 @@ export class GcsTokens {
   }
 }
 
-/** RFC 3986 encoding, as V4 signing wants it (encodeURIComponent leaves !'()* alone). */
-function strictEncode(value: string): string {
-  return encodeURIComponent(value).replace(
-    /[!'()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
 /**
  * A V4 signed GET URL (GOOG4-RSA-SHA256), computed locally with the service account's key, as
  * Google's "Signed URL process" documents it. `host` and `pathPrefix` come from the API endpoint.
@@ -93,7 +86,7 @@ export function signGcsUrl(
   const date = stamp.slice(0, 8);
   const credentialScope = `${date}/auto/storage/goog4_request`;
   const url = new URL(target.origin);
-  const path = `/${target.bucket}/${target.name.split("/").map(strictEncode).join("/")}`;
+  const path = `/${target.bucket}/${target.name.split("/").map(encodeStrictly).join("/")}`;
   const query: Record<string, string> = {
     ...target.query,
     "X-Goog-Algorithm": "GOOG4-RSA-SHA256",
@@ -104,7 +97,7 @@ export function signGcsUrl(
   };
   const canonicalQuery = Object.keys(query)
     .sort()
-    .map((key) => `${strictEncode(key)}=${strictEncode(query[key] as string)}`)
+    .map((key) => `${encodeStrictly(key)}=${encodeStrictly(query[key] as string)}`)
     .join("&");
   const canonicalRequest = [
     "GET",

@@ -49,14 +49,22 @@ export async function meteredPut(
   // driver's write; it is reported as the source's failure, so callers do not blame storage.
   let sourceFailure: unknown = null;
   let tooLarge: ObjectTooLargeError | null = null;
+  let writeGaveUp = false;
   const feeding = pipeline(body, meter).catch((error: unknown) => {
     if (error instanceof ObjectTooLargeError) tooLarge = error;
-    else sourceFailure = error;
+    else if (!writeGaveUp) sourceFailure = error;
     meter.destroy(error instanceof Error ? error : new Error(String(error)));
   });
   try {
     await write(key, meter);
   } catch (error) {
+    // A write that gave up on its own reads no more: stop the meter, or the source would wait for
+    // it forever, and do not blame the source for that stop. (A reader that leaves a stream early
+    // destroys it with an AbortError; a failing source or the limit fail it with their own.)
+    if (!meter.errored || meter.errored.name === "AbortError") {
+      writeGaveUp = true;
+      meter.destroy();
+    }
     await feeding;
     if (sourceFailure) throw new SourceStreamError(sourceFailure);
     // Drivers that abort their upload report the abort; the cause is the limit.

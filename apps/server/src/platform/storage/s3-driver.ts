@@ -2,12 +2,10 @@ import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { Readable } from "node:stream";
 import {
-  AbortMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
-  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   S3Client,
 } from "@aws-sdk/client-s3";
@@ -18,6 +16,7 @@ import type { DriverContext } from "./create-storage.ts";
 import { answeredRange, sliceAnswer } from "./exact-range.ts";
 import { meteredPut } from "./metered-put.ts";
 import { isNotFound, PrefixedKeys } from "./prefixed-keys.ts";
+import { abortStaleUploads } from "./s3-stale-uploads.ts";
 import type {
   ByteRange,
   ObjectInfo,
@@ -159,40 +158,11 @@ export class S3StorageDriver implements StorageDriver {
     await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
-  /** Aborts multipart uploads under the prefix begun before `olderThan` (a crash leaves them). */
-  async deleteStaleTemporaryFiles(olderThan: Date): Promise<number> {
-    let aborted = 0;
-    let keyMarker: string | undefined;
-    let uploadIdMarker: string | undefined;
-    for (;;) {
-      const page = await this.client
-        .send(
-          new ListMultipartUploadsCommand({
-            Bucket: this.bucket,
-            Prefix: this.keys.prefix || undefined,
-            ...(keyMarker ? { KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker } : {}),
-          }),
-        )
-        .catch((error: { name?: string; $metadata?: { httpStatusCode?: number } }) => {
-          // Some S3-compatible services (and test servers) do not list uploads: nothing to sweep.
-          if (error?.name === "NotImplemented" || error?.$metadata?.httpStatusCode === 501) return null;
-          throw error;
-        });
-      if (!page) return aborted;
-      for (const upload of page.Uploads ?? []) {
-        if (!upload.Key || !upload.UploadId || (upload.Initiated && upload.Initiated > olderThan)) continue;
-        await this.client.send(
-          new AbortMultipartUploadCommand({
-            Bucket: this.bucket,
-            Key: upload.Key,
-            UploadId: upload.UploadId,
-          }),
-        );
-        aborted += 1;
-      }
-      if (!page.IsTruncated) return aborted;
-      keyMarker = page.NextKeyMarker;
-      uploadIdMarker = page.NextUploadIdMarker;
-    }
+  /** Aborts multipart uploads under the prefix that stopped receiving parts (a crash leaves them). */
+  deleteStaleTemporaryFiles(olderThan: Date): Promise<number> {
+    return abortStaleUploads(
+      { client: this.client, bucket: this.bucket, prefix: this.keys.prefix },
+      olderThan,
+    );
   }
 }
