@@ -13,8 +13,8 @@ import { ProxyLinks } from "../src/platform/storage/proxy-links.ts";
 import { S3StorageDriver } from "../src/platform/storage/s3-driver.ts";
 import { UrlSigner } from "../src/platform/storage/signed-url.ts";
 import type { StorageDriver } from "../src/platform/storage/storage-driver.ts";
-import { residentBytes, startBenchServer } from "./bench-server.ts";
-import { block, mib, send, type Zip, zipParts } from "./upload-bench.ts";
+import { startBenchServer } from "./bench-server.ts";
+import { block, mib, preloadThroughTarmac, type Zip, zipParts } from "./upload-bench.ts";
 
 const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 const bucket = "bench";
@@ -74,7 +74,6 @@ export async function runBucketBench(sizeMib: number, runs: number) {
     S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
   };
   const bench = await startBenchServer(s3Env);
-  const pid = bench.server.child.pid ?? 0;
   const client = new S3Client({
     endpoint: peer.endpoint,
     region: "us-east-1",
@@ -110,25 +109,7 @@ export async function runBucketBench(sizeMib: number, runs: number) {
     }).done();
     return zip.total / mib / ((performance.now() - started) / 1000);
   };
-  const tarmac = async () => {
-    const baseline = residentBytes(pid);
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, residentBytes(pid));
-    }, 20);
-    const started = performance.now();
-    const reply = await send(
-      new URL(`${bench.url}/api/applicationadd/?preload=1`),
-      { authorization: `Token ${bench.token}` },
-      { organization: String(bench.organizationId), app_type: "2" },
-      zip,
-    );
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    if (reply.status !== 200) throw new Error(`preload: ${reply.status} ${reply.body.slice(0, 300)}`);
-    results.growth.push((peak - baseline) / mib);
-    return zip.total / mib / seconds;
-  };
+  const tarmac = () => preloadThroughTarmac(bench, zip, results.growth);
   try {
     for (let run = 0; run < runs; run++) {
       const rates = { plain: 0, multipart: 0, tarmac: 0 };

@@ -6,7 +6,7 @@ import http from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
-import { residentBytes, startBenchServer } from "./bench-server.ts";
+import { type BenchServer, residentBytes, startBenchServer } from "./bench-server.ts";
 
 export const mib = 1024 * 1024;
 export const block = randomBytes(mib);
@@ -94,6 +94,31 @@ export function send(url: URL, headers: Record<string, string>, fields: Record<s
   });
 }
 
+/**
+ * One upload of `zip` through `POST /api/applicationadd/?preload=1` of a bench server, as CI
+ * sends it; answers MiB/s and records the server's memory growth (MiB) in `growth`.
+ */
+export async function preloadThroughTarmac(bench: BenchServer, zip: Zip, growth: number[]): Promise<number> {
+  const pid = bench.server.child.pid ?? 0;
+  const baseline = residentBytes(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, residentBytes(pid));
+  }, 20);
+  const started = performance.now();
+  const reply = await send(
+    new URL(`${bench.url}/api/applicationadd/?preload=1`),
+    { authorization: `Token ${bench.token}` },
+    { organization: String(bench.organizationId), app_type: "2" },
+    zip,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  if (reply.status !== 200) throw new Error(`preload: ${reply.status} ${reply.body.slice(0, 300)}`);
+  growth.push((peak - baseline) / mib);
+  return zip.total / mib / seconds;
+}
+
 /** Starts bench/disk-sink.ts in its own process and waits for its port. */
 async function startSink(dir: string) {
   const child = spawn(
@@ -116,7 +141,6 @@ export async function runUploadBench(sizeMib: number, runs: number) {
   const bench = await startBenchServer();
   const sinkDir = mkdtempSync(join(bench.dataDir, "sink-"));
   const sink = await startSink(sinkDir);
-  const pid = bench.server.child.pid ?? 0;
   const results = {
     sink: [] as number[],
     tarmac: [] as number[],
@@ -129,25 +153,7 @@ export async function runUploadBench(sizeMib: number, runs: number) {
     if (reply.status !== 200) throw new Error(`sink: ${reply.status}`);
     return zip.total / mib / ((performance.now() - started) / 1000);
   };
-  const toTarmac = async () => {
-    const baseline = residentBytes(pid);
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, residentBytes(pid));
-    }, 20);
-    const started = performance.now();
-    const reply = await send(
-      new URL(`${bench.url}/api/applicationadd/?preload=1`),
-      { authorization: `Token ${bench.token}` },
-      { organization: String(bench.organizationId), app_type: "2" },
-      zip,
-    );
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    if (reply.status !== 200) throw new Error(`preload: ${reply.status} ${reply.body.slice(0, 300)}`);
-    results.growth.push((peak - baseline) / mib);
-    return zip.total / mib / seconds;
-  };
+  const toTarmac = () => preloadThroughTarmac(bench, zip, results.growth);
   try {
     for (let run = 0; run < runs; run++) {
       let sinkRate = 0;
