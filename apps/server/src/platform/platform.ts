@@ -49,7 +49,7 @@ export async function openPlatform(
     }));
   try {
     await handle.exclusively(() => applyMigrations(handle));
-    const { storage, signer } = createStorage(config);
+    const { storage, signer } = await createStorage(config);
     const jobs = new JobQueue(handle.sql, logger);
     const mailer = createMailer(config, handle);
     const mail = new MailQueue({ db: handle.db, queue: jobs, mailer });

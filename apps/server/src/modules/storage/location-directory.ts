@@ -62,7 +62,7 @@ export class LocationDirectory {
   }
 
   /** A driver for settings being tried (the probe) or saved as `location`. */
-  driverFor(settings: StorageSettings, location: number | null): StorageDriver {
+  driverFor(settings: StorageSettings, location: number | null): Promise<StorageDriver> {
     return createDriver(settings, {
       links: new ProxyLinks(this.deps.signer, this.deps.publicUrl, location),
       proxyDownloads: this.deps.proxyDownloads,

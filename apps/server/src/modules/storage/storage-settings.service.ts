@@ -71,7 +71,7 @@ export class StorageSettingsService {
     };
     const secret = chooseSecret(input.secret_access_key, savedSecret);
     const settings: StorageSettings = { kind: "s3", ...shown, secretAccessKey: secret };
-    const failure = await probeStorage(this.deps.directory.driverFor(settings, null), {
+    const failure = await probeStorage(await this.deps.directory.driverFor(settings, null), {
       endpoint: "endpoint",
       bucket: "bucket",
       credentials: "access_key_id",
@@ -111,7 +111,7 @@ export class StorageSettingsService {
       clientEmail: credentials.client_email,
     };
     const settings = this.deps.directory.gcsSettings(shown, credentials);
-    const failure = await probeStorage(this.deps.directory.driverFor(settings, null), {
+    const failure = await probeStorage(await this.deps.directory.driverFor(settings, null), {
       bucket: "bucket",
       credentials: "gcs_credentials",
     });

@@ -1,11 +1,8 @@
 import type { LookupFunction } from "node:net";
 import type { Config } from "../../config.ts";
-import { AzureStorageDriver } from "./azure-driver.ts";
-import { GcsStorageDriver } from "./gcs-driver.ts";
 import { LocalStorageDriver } from "./local-driver.ts";
 import { ProxyLinks } from "./proxy-links.ts";
 import { RoutedStorage } from "./routed-storage.ts";
-import { S3StorageDriver } from "./s3-driver.ts";
 import { UrlSigner } from "./signed-url.ts";
 import type { StorageDriver } from "./storage-driver.ts";
 import type { StorageSettings } from "./storage-settings.ts";
@@ -21,17 +18,23 @@ export interface DriverContext {
   lookup?: LookupFunction;
 }
 
-/** A driver for one storage location. Drivers hold no state that matters between requests. */
-export function createDriver(settings: StorageSettings, context: DriverContext): StorageDriver {
+/**
+ * A driver for one storage location. Drivers hold no state that matters between requests. The
+ * cloud SDKs load only when a location needs them, so a server on the local disk starts without.
+ */
+export async function createDriver(
+  settings: StorageSettings,
+  context: DriverContext,
+): Promise<StorageDriver> {
   switch (settings.kind) {
     case "local":
       return new LocalStorageDriver(settings.dir, context.links);
     case "s3":
-      return new S3StorageDriver(settings, context);
+      return new (await import("./s3-driver.ts")).S3StorageDriver(settings, context);
     case "gcs":
-      return new GcsStorageDriver(settings, context);
+      return new (await import("./gcs-driver.ts")).GcsStorageDriver(settings, context);
     case "azure":
-      return new AzureStorageDriver(settings, context);
+      return new (await import("./azure-driver.ts")).AzureStorageDriver(settings, context);
   }
 }
 
@@ -69,11 +72,11 @@ export function instanceStorageSettings(config: Config): StorageSettings {
   }
 }
 
-export function createStorage(config: Config): { storage: RoutedStorage; signer: UrlSigner } {
+export async function createStorage(config: Config): Promise<{ storage: RoutedStorage; signer: UrlSigner }> {
   const signer = new UrlSigner(config.SECRET_KEY);
   const links = new ProxyLinks(signer, config.PUBLIC_URL, null);
   // The local disk has no URLs of its own: it is always served through the server.
   const proxyDownloads = config.STORAGE_DRIVER === "local" || config.STORAGE_PROXY_DOWNLOADS;
-  const instance = createDriver(instanceStorageSettings(config), { links, proxyDownloads });
+  const instance = await createDriver(instanceStorageSettings(config), { links, proxyDownloads });
   return { storage: new RoutedStorage(instance), signer };
 }
