@@ -5,6 +5,7 @@ import type { MyAppRole } from "../../api/applications.ts";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
 import { makeApp, makePreload, makeVersion, pageOf } from "../../test/application-fixtures.ts";
 import { FakeXhr } from "../../test/fake-xhr.ts";
+import { chooseMenuItem } from "../../test/mantine-actions.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 const FULL: MyAppRole = {
@@ -166,8 +167,11 @@ describe("app page", () => {
       }),
     );
 
-    await user.click(screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Edit release notes" }));
+    await chooseMenuItem(
+      user,
+      screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }),
+      "Edit release notes",
+    );
     const notes = await screen.findByRole("dialog", { name: "Release notes of 1.2.0" });
     const field = within(notes).getByLabelText("What's new");
     await user.clear(field);
@@ -185,8 +189,11 @@ describe("app page", () => {
   it("deletes a version only after confirmation", async () => {
     const calls = serve(FULL, { "DELETE /api/versions/100/": { status: 204, body: null } });
     const { user } = await openPage();
-    await user.click(screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Delete version" }));
+    await chooseMenuItem(
+      user,
+      screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }),
+      "Delete version",
+    );
     const confirm = await screen.findByRole("dialog", { name: "Delete version" });
     expect(calls.some((call) => call.method === "DELETE")).toBe(false);
     await user.click(within(confirm).getByRole("button", { name: "Delete version" }));
@@ -270,8 +277,11 @@ describe("app page", () => {
       "POST /api/versions/100/exchange/": { status: 200, body: makeVersion() },
     });
     const { user } = await openPage();
-    await user.click(screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Replace file…" }));
+    await chooseMenuItem(
+      user,
+      screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }),
+      "Replace file…",
+    );
     const dialog = await screen.findByRole("dialog", { name: "Replace the file of version 1.2.0" });
     const submit = within(dialog).getByRole("button", { name: "Replace file" });
     expect(submit.hasAttribute("disabled")).toBe(true);

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { chooseMenuItem } from "../../test/mantine-actions.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 const MEMBERS = {
@@ -65,8 +66,11 @@ describe("organization pages by role", () => {
     expect(screen.getByRole("button", { name: "Add user" })).toBeTruthy();
     expect(screen.getByText("Invitation pending")).toBeTruthy();
     expect(screen.getByText("Users: 2 of 10")).toBeTruthy();
-    await user.click(screen.getByRole("button", { name: "Actions for cy@example.com" }));
-    await user.click(await screen.findByRole("menuitem", { name: "Resend invitation" }));
+    await chooseMenuItem(
+      user,
+      screen.getByRole("button", { name: "Actions for cy@example.com" }),
+      "Resend invitation",
+    );
     expect(await screen.findByText("The invitation has been sent again.")).toBeTruthy();
     expect(calls.map((call) => call.url)).toContain("/api/usersinorgs/2/?resend=1");
   });
