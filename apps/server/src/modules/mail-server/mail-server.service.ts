@@ -54,11 +54,9 @@ export class MailServerService {
   async put(actorUserId: number, organizationId: number, input: MailServerInput): Promise<MailServer> {
     await this.authorize(actorUserId, organizationId, "mail-server:update");
     const saved = await findMailServer(this.deps.db, organizationId);
-    const password = input.password
-      ? input.password
-      : saved?.sealedPassword
-        ? this.deps.box.open(saved.sealedPassword)
-        : null;
+    // An empty password keeps the saved one.
+    const savedPassword = saved?.sealedPassword ? this.deps.box.open(saved.sealedPassword) : null;
+    const password = input.password || savedPassword;
     const connection: SmtpConnection = {
       host: input.host,
       port: input.port,

@@ -28,7 +28,6 @@ export interface StorageMoveDeps {
   membership: MembershipService;
   jobs: JobQueue;
   storageJobs: () => StorageJobs;
-  activeKind: (organizationId: number) => Promise<StorageOverview["kind"]>;
 }
 
 async function sha256Of(stream: NodeJS.ReadableStream): Promise<string> {
@@ -48,11 +47,11 @@ export class StorageMoveService {
   async overview(actorUserId: number, organizationId: number): Promise<StorageOverview> {
     const member = await this.deps.membership.getMembership(actorUserId, organizationId);
     if (!can(member, "storage:read")) throw AppError.forbidden();
-    const target = await this.targetOf(organizationId);
-    const filesElsewhere = await this.deps.versionFiles.countElsewhere(organizationId, target);
+    const active = await findActiveLocation(this.deps.db, organizationId);
+    const filesElsewhere = await this.deps.versionFiles.countElsewhere(organizationId, active?.id ?? null);
     const move = await findLatestMove(this.deps.db, organizationId);
     return {
-      kind: await this.deps.activeKind(organizationId),
+      kind: (active?.kind ?? "instance") as StorageOverview["kind"],
       files_elsewhere: filesElsewhere,
       move: move && showMove(move),
     };

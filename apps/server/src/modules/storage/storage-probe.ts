@@ -1,17 +1,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 
 /** Which form field a failed probe points at, and what to tell the person who typed it. */
 export interface ProbeFailure {
   field: string;
   message: string;
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -26,7 +21,7 @@ export async function probeStorage(
   const bytes = randomBytes(64);
   try {
     await driver.put(key, Readable.from([bytes]));
-    const middle = await readAll(await driver.read(key, { start: 10, end: 19 }));
+    const middle = await buffer(await driver.read(key, { start: 10, end: 19 }));
     await driver.delete(key);
     if (!middle.equals(bytes.subarray(10, 20))) {
       return { field: fields.bucket, message: "The bucket answered a range read with the wrong bytes." };

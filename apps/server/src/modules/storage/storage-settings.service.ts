@@ -42,11 +42,6 @@ export class StorageSettingsService {
     if (!can(member, action)) throw AppError.forbidden();
   }
 
-  async activeKind(organizationId: number): Promise<StorageKind> {
-    const active = await findActiveLocation(this.deps.db, organizationId);
-    return active ? (active.kind as StorageKind) : "instance";
-  }
-
   async getCustom(actorUserId: number, organizationId: number): Promise<CustomStorage> {
     await this.authorize(actorUserId, organizationId, "storage:read");
     return showCustom(await findLatestLocation(this.deps.db, organizationId, "s3"));

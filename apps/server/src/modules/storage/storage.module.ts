@@ -49,7 +49,6 @@ export function createStorageModule(platform: Platform, deps: OrganizationServic
     membership: deps.membership,
     jobs: platform.jobs,
     storageJobs: () => storageJobs,
-    activeKind: (organizationId) => settings.activeKind(organizationId),
   });
   const storageJobs = createStorageJobs({ moves });
   const resolver = new OrganizationStorageResolver({

@@ -77,12 +77,7 @@ export async function resolvePublicAddress(host: string, allowPrivate: boolean):
 
 /** Refuses a host that is, or resolves to, a non-public address (unless the instance allows them). */
 export async function assertPublicHost(host: string, allowPrivate: boolean): Promise<void> {
-  if (allowPrivate) return;
-  const bare = host.replace(/^\[|\]$/g, "");
-  const addresses = isIP(bare) ? [bare] : (await lookup(bare, { all: true })).map((entry) => entry.address);
-  if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
-    throw new OutboundTargetError(`${host} is not a public address`);
-  }
+  if (!allowPrivate) await resolvePublicAddress(host, false);
 }
 
 type LookupCallback = (

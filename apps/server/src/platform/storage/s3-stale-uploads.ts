@@ -21,8 +21,8 @@ const statusOf = (error: unknown) =>
 /**
  * Aborts the unfinished multipart uploads under the prefix that nothing was written to since
  * `olderThan`. Like the local driver's file times, the newest part counts, not the start: a long
- * upload still sending parts is left alone. Services without ListMultipartUploads (s3rver, some
- * gateways) answer NotImplemented: nothing to sweep from here, a bucket lifecycle rule
+ * upload still sending parts is left alone. Services that cannot list uploads (s3rver, some
+ * gateways) answer HTTP 501: nothing to sweep from here, a bucket lifecycle rule
  * (AbortIncompleteMultipartUpload) has to do it. Returns how many were aborted.
  */
 export async function abortStaleUploads(target: Bucket, olderThan: Date): Promise<number> {
@@ -55,7 +55,7 @@ async function listUploads(
       new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: prefix || undefined, ...markers }),
     );
   } catch (error) {
-    if (statusOf(error) === 501 || (error as { name?: string })?.name === "NotImplemented") return null;
+    if (statusOf(error) === 501) return null;
     throw error;
   }
 }
