@@ -6,6 +6,7 @@ import { createDistributionModule } from "./modules/distribution/distribution.mo
 import { createFilesModule } from "./modules/files/files.module.ts";
 import { createGdprModule } from "./modules/gdpr/gdpr.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
+import { createIntegrationsModule } from "./modules/integrations/integrations.module.ts";
 import { createMailServerModule } from "./modules/mail-server/mail-server.module.ts";
 import { createOrganizationModule } from "./modules/organization/organization.module.ts";
 import { createPlanModule } from "./modules/plan/plan.module.ts";
@@ -72,6 +73,11 @@ export function createModules(platform: Platform) {
     ...tester.services,
     ...distribution.services,
   });
+  const integrations = createIntegrationsModule(platform, {
+    ...organization.services,
+    ...application.services,
+    installPage: (app) => distribution.services.distributions.installPageOf(app),
+  });
   const domain = {
     users,
     plan,
@@ -86,7 +92,7 @@ export function createModules(platform: Platform) {
     upload,
     tester,
   };
-  const contributors: AppModule[] = [...Object.values(domain), distribution, sendBuilds];
+  const contributors: AppModule[] = [...Object.values(domain), distribution, sendBuilds, integrations];
   const sections = contributors.flatMap((module) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });
   const profile = createProfileModule(platform, { ...common, ...gdpr.services });
@@ -94,6 +100,7 @@ export function createModules(platform: Platform) {
     ...domain,
     distribution,
     sendBuilds,
+    integrations,
     gdpr,
     profile,
     health: createHealthModule(platform),

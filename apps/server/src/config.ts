@@ -128,6 +128,8 @@ const envSchema = z.object({
    * servers, webhooks, identity providers): for tests and on-premises installs only.
    */
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
+  /** How long a webhook or chat endpoint has to answer one delivery attempt. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
 });
 
 export type Env = z.infer<typeof envSchema>;

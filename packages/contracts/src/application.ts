@@ -182,6 +182,8 @@ export const updateAppInput = z.object({
   environment: z.string().trim().min(1).max(50).optional(),
   slack_webhook: z.string().trim().max(500).optional(),
   slack_channel: optionalText(100),
+  /** Which chat service `slack_webhook` belongs to; `auto` reads it from the URL. */
+  chat_format: z.enum(["auto", "slack", "teams", "discord"]).optional(),
   ready_to_sale: z.boolean().optional(),
 });
 export type UpdateAppInput = z.infer<typeof updateAppInput>;

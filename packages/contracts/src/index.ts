@@ -18,3 +18,4 @@ export * from "./staff.ts";
 export * from "./storage.ts";
 export * from "./team.ts";
 export * from "./tester.ts";
+export * from "./webhook.ts";

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
+import { DomainEvents } from "./events/domain-events.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
 import { MailQueue } from "./mail/mail-queue.ts";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./mail/mailer.ts";
@@ -20,6 +21,8 @@ export interface Platform {
   /** Queues mail through the `mail.send` job (in the caller's transaction when given one). */
   mail: MailQueue;
   jobs: JobQueue;
+  /** Domain events for webhooks and chat, queued in the caller's transaction. */
+  events: DomainEvents;
 }
 
 export function createMailer(config: Config, database: DatabaseHandle): Mailer {
@@ -53,7 +56,8 @@ export async function openPlatform(
     const jobs = new JobQueue(handle.sql, logger);
     const mailer = createMailer(config, handle);
     const mail = new MailQueue({ db: handle.db, queue: jobs, mailer });
-    return { config, database: handle, storage, signer, mailer, mail, jobs };
+    const events = new DomainEvents({ db: handle.db, queue: jobs });
+    return { config, database: handle, storage, signer, mailer, mail, jobs, events };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

@@ -79,3 +79,13 @@ export function issueAdminToken(env: Record<string, string>, email: string): str
   if (result.status !== 0) throw new Error(`issue-admin-token failed: ${result.stderr}`);
   return result.stdout.trim();
 }
+
+/** The JSON body of a response; its status and text when it is not JSON. */
+export async function readJson(response: Response) {
+  const body = await response.text();
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new Error(`${response.status}: ${body}`);
+  }
+}

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import * as integrationsPolicy from "../../src/modules/integrations/integrations.policy.ts";
 import * as mailServerPolicy from "../../src/modules/mail-server/mail-server.policy.ts";
 import * as organizationPolicy from "../../src/modules/organization/organization.policy.ts";
 import { allRoles, type PolicySubject } from "../../src/modules/organization/roles.ts";
@@ -15,6 +16,7 @@ const policies: [string[], Check][] = [
   [teamPolicy.teamActions, teamPolicy.can as Check],
   [storagePolicy.storageActions, storagePolicy.can as Check],
   [mailServerPolicy.mailServerActions, mailServerPolicy.can as Check],
+  [integrationsPolicy.integrationActions, integrationsPolicy.can as Check],
 ];
 
 /** The rows of the "Implemented" table of docs/permissions.md: action -> five cells. */

@@ -7,6 +7,7 @@ import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.
 import {
   freePort,
   issueAdminToken,
+  readJson,
   type ServerProcess,
   startServer,
   waitForHealth,
@@ -25,14 +26,7 @@ function objectsUnder(dir: string): string[] {
   );
 }
 
-async function json(response: Response) {
-  const body = await response.text();
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new Error(`${response.status}: ${body}`);
-  }
-}
+const json = readJson;
 
 describe("web and worker processes sharing only PostgreSQL and a bucket", () => {
   it("serves through one web process what was uploaded through the other; the worker runs the jobs", async () => {

@@ -6,6 +6,7 @@
  */
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
+import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import type { FileDeletion } from "./application.jobs.ts";
@@ -34,6 +35,7 @@ export class ApplicationDeletionService {
       core: ApplicationService;
       appLogs: AppLogService;
       deleteFiles: FileDeletion;
+      events: DomainEvents;
     },
   ) {}
 
@@ -104,6 +106,28 @@ export class ApplicationDeletionService {
         tx,
       );
       await this.deps.deleteFiles([version.fileKey, version.iconKey, version.universalApkKey], tx);
+      await this.deps.events.publish(
+        {
+          type: "build.deleted",
+          organizationId: app.organizationId,
+          applicationId: app.id,
+          // The build is gone when the event is delivered: it travels with the event.
+          data: {
+            build: {
+              id: version.id,
+              version: version.version,
+              build_number: version.buildNumber,
+              file_name: version.fileName,
+              file_size: version.fileSize,
+              whats_new: version.whatsNew,
+              icon_url: null,
+              install_url: null,
+            },
+            deleted_by: userId,
+          },
+        },
+        { tx },
+      );
     });
   }
 }

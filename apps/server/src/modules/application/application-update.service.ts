@@ -83,6 +83,7 @@ export class ApplicationUpdateService {
     if (input.description !== undefined) changes.description = input.description;
     if (input.environment !== undefined) changes.environment = input.environment;
     if (input.slack_channel !== undefined) changes.slackChannel = input.slack_channel;
+    if (input.chat_format !== undefined) changes.chatFormat = input.chat_format;
     if (input.ready_to_sale !== undefined) changes.readyToSale = input.ready_to_sale;
     if (input.slack_webhook !== undefined) {
       changes.slackWebhookSealed = input.slack_webhook ? this.deps.secrets.seal(input.slack_webhook) : null;

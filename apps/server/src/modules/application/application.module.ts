@@ -69,6 +69,7 @@ export function createApplicationModule(
     core: applications,
     appLogs,
     deleteFiles,
+    events: platform.events,
   });
   const versionService = new VersionService({ db, core: applications, appLogs, presenter: versions });
   const projectMembership = new ProjectMembershipService({ db, organizations: deps.organizations });
@@ -84,6 +85,7 @@ export function createApplicationModule(
   return {
     services: {
       applications,
+      updates,
       appLogs,
       versions,
       secrets,

@@ -135,6 +135,7 @@ export async function updateApplication(
       | "environment"
       | "slackWebhookSealed"
       | "slackChannel"
+      | "chatFormat"
       | "readyToSale"
       | "appKey"
     >

@@ -72,6 +72,8 @@ export const applications = pgTable(
     /** Incoming-webhook URLs are credentials, so they are stored sealed (SecretBox). */
     slackWebhookSealed: text("slack_webhook_sealed"),
     slackChannel: text("slack_channel").notNull().default(""),
+    /** auto (read from the webhook URL's host), slack, teams or discord. */
+    chatFormat: text("chat_format").notNull().default("auto"),
     readyToSale: boolean("ready_to_sale").notNull().default(true),
     currentVersionId: bigint("current_version_id", { mode: "number" }),
     versionsCount: integer("versions_count").notNull().default(0),

@@ -38,7 +38,7 @@ export function createDistributionModule(
     signingCertPath: config.UDID_SIGNING_CERT ?? null,
     signingKeyPath: config.UDID_SIGNING_KEY ?? null,
   });
-  const reservations = new InstallReservations({ db, releases });
+  const reservations = new InstallReservations({ db, releases, events: platform.events });
   const passwords = new LinkPasswordGuard({
     db,
     mail: platform.mail,

@@ -101,5 +101,6 @@ export async function insertInstallEvent(
   event: { organizationId: number; versionId: number; distributionId: number; platform: string },
   kind: "install" | "download",
 ): Promise<void> {
-  await db.insert(installEvents).values({ ...event, kind });
+  const { organizationId, versionId, distributionId, platform } = event;
+  await db.insert(installEvents).values({ organizationId, versionId, distributionId, platform, kind });
 }

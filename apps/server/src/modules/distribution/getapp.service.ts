@@ -255,6 +255,7 @@ export class GetappService {
   private event(link: DistributionRow, versionId: number, userAgent: string | undefined) {
     return {
       organizationId: link.organizationId,
+      applicationId: link.applicationId,
       versionId,
       distributionId: link.id,
       platform: installPlatform(userAgent),

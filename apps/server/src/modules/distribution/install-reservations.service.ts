@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Database } from "../../platform/db/client.ts";
+import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { ReleaseService } from "../application/release.service.ts";
 import { insertInstallEvent } from "./distribution.repo.ts";
 import {
@@ -27,6 +28,7 @@ export interface InstallClient {
 
 export interface InstallEvent {
   organizationId: number;
+  applicationId: number;
   versionId: number;
   distributionId: number;
   platform: string;
@@ -44,7 +46,13 @@ export function clientKeyOf(client: InstallClient): string {
 }
 
 export class InstallReservations {
-  constructor(private readonly deps: { db: Database; releases: Pick<ReleaseService, "countInstallEvent"> }) {}
+  constructor(
+    private readonly deps: {
+      db: Database;
+      releases: Pick<ReleaseService, "countInstallEvent">;
+      events: DomainEvents;
+    },
+  ) {}
 
   /** The client's reservation of the build; a new one takes a slot when `takesSlot`. */
   async reserve(
@@ -71,6 +79,17 @@ export class InstallReservations {
       if (!(await markReservationCounted(tx, reservation.id, kind, new Date()))) return;
       await insertInstallEvent(tx, event, kind);
       await this.deps.releases.countInstallEvent(event.versionId, kind, tx);
+      await this.deps.events.publish(
+        {
+          type: "tester.installed",
+          organizationId: event.organizationId,
+          applicationId: event.applicationId,
+          versionId: event.versionId,
+          // Who installed is not known (install links need no account); how and where is.
+          data: { kind, platform: event.platform, distribution: event.distributionId },
+        },
+        { tx },
+      );
     });
   }
 

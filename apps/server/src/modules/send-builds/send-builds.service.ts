@@ -14,6 +14,7 @@ import {
 import { AppError, type FieldErrors } from "../../http/errors.ts";
 import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
+import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { ApplicationRow } from "../application/application.service.ts";
 import type { ReleaseService } from "../application/release.service.ts";
@@ -47,6 +48,7 @@ export interface SendBuildsDeps {
   appLinks: Pick<DistributionService, "ensureAppLink">;
   mailsPerMinute: number;
   sendsPerMinutePerUser?: number;
+  events: DomainEvents;
 }
 
 interface Plan {
@@ -88,6 +90,18 @@ export class SendBuildsService {
           mailJobs.send,
           { mailId: row.id, to: row.email, ...mail },
           { tx, ...(minute > 0 ? { startAfterSeconds: minute * 60 } : {}) },
+        );
+      }
+      for (const build of plan.builds) {
+        await this.deps.events.publish(
+          {
+            type: "build.sent_to_testers",
+            organizationId: build.app.organizationId,
+            applicationId: build.app.id,
+            versionId: build.versionId,
+            data: { batch_id: batchId, recipients: rows.length, sent_by: userId },
+          },
+          { tx },
         );
       }
     });

@@ -9,7 +9,6 @@ import type { GcsShown, LocationDirectory, S3Shown } from "./location-directory.
 import { can, type StorageAction } from "./storage.policy.ts";
 import {
   deactivateLocations,
-  findActiveLocation,
   findLatestLocation,
   insertActiveLocation,
   type LocationRow,

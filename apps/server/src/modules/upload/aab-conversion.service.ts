@@ -5,6 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { uploadErrorMessages } from "@tarmac/contracts";
 import type { Database } from "../../platform/db/client.ts";
+import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
@@ -27,6 +28,7 @@ export class AabConversionWorker {
       converter: AabConverterConfig | null;
       builds: BuildRecordService;
       usage: OrganizationUsageService;
+      events: DomainEvents;
     },
   ) {}
 
@@ -64,6 +66,15 @@ export class AabConversionWorker {
         );
         await this.deps.usage.addUsage(task.organizationId, { bytes: stored.size }, tx);
         await updateUploadTask(tx, taskId, { state: "SUCCESS" });
+        await this.deps.events.publish(
+          {
+            type: "build.ready",
+            organizationId: task.organizationId,
+            applicationId: version.applicationId,
+            versionId: version.id,
+          },
+          { tx },
+        );
       });
     } catch (error) {
       if (apkKey) await driver.delete(apkKey).catch(() => undefined);

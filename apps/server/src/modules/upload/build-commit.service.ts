@@ -6,6 +6,7 @@ import type { JobDefinition } from "../../platform/jobs/define-job.ts";
 import type { ApplicationRow } from "../application/application.service.ts";
 import type { Quota } from "../organization/organization-usage.service.ts";
 import { buildFacts, type StagedBuild, storedFileColumns } from "./build-inspection.ts";
+import { watchPlanLimits } from "./plan-limit-events.ts";
 import { insertUploadTask } from "./upload.repo.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
@@ -82,19 +83,21 @@ export class BuildCommitService {
     ) => Promise<{ staged: StagedBuild; preloadId?: number; release?: (tx: Database) => Promise<void> }>,
   ): Promise<CommitResult> {
     try {
-      return await this.deps.db.transaction(async (tx) => {
-        // Rows first, then the organization (the order every writer takes; see lockCatalogRows).
-        const rows =
-          target.kind === "version"
-            ? { appIds: [target.appId] }
-            : { projectIds: target.draft.projectId ? [target.draft.projectId] : [] };
-        await this.deps.releases.lockCatalog(rows, "key share", tx);
-        await this.deps.membership.lockOrganization(organizationId, tx);
-        const { staged, release } = await stage(tx);
-        // A confirmed preload gives back what it held; it was admitted with its place kept.
-        await release?.(tx);
-        return await this.commitLocked(tx, userId, staged, target, details, release !== undefined);
-      });
+      return await watchPlanLimits(this.deps.events, organizationId, () =>
+        this.deps.db.transaction(async (tx) => {
+          // Rows first, then the organization (the order every writer takes; see lockCatalogRows).
+          const rows =
+            target.kind === "version"
+              ? { appIds: [target.appId] }
+              : { projectIds: target.draft.projectId ? [target.draft.projectId] : [] };
+          await this.deps.releases.lockCatalog(rows, "key share", tx);
+          await this.deps.membership.lockOrganization(organizationId, tx);
+          const { staged, release } = await stage(tx);
+          // A confirmed preload gives back what it held; it was admitted with its place kept.
+          await release?.(tx);
+          return await this.commitLocked(tx, userId, staged, target, details, release !== undefined);
+        }),
+      );
     } catch (error) {
       // The unique index settles a race the lock did not see (e.g. a deleted and re-created app).
       if (isUniqueViolation(error, "versions_app_version_build_key")) throw uploadError(2);
@@ -187,6 +190,10 @@ export class BuildCommitService {
         tx,
       );
     }
+
+    const event = { organizationId, applicationId: app.id, versionId: row.id };
+    await this.deps.events.publish({ type: "build.uploaded", ...event }, { tx });
+    if (!convert) await this.deps.events.publish({ type: "build.ready", ...event }, { tx });
 
     let taskId: string | null = null;
     if (convert) {

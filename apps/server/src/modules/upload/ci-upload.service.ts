@@ -4,6 +4,7 @@ import type { UploadSource } from "../../platform/storage/upload-source.ts";
 import type { TokenService } from "../users/token.service.ts";
 import type { BuildCommitService } from "./build-commit.service.ts";
 import { discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
+import { watchPlanLimits } from "./plan-limit-events.ts";
 import { assertRoomForUpload, type PreloadTarget } from "./preload.service.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { receiveUpload, type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
@@ -79,7 +80,9 @@ export class CiUploadService {
     }
     const quota = await this.deps.usage.getQuota(app.organizationId);
     if (!quota) throw AppError.notFound();
-    const maxBytes = assertRoomForUpload(quota);
+    const maxBytes = await watchPlanLimits(this.deps.events, app.organizationId, () =>
+      assertRoomForUpload(quota),
+    );
     return {
       userId: token.userId,
       organizationId: app.organizationId,

@@ -18,6 +18,7 @@ import {
   type StagedBuild,
   storedFileColumns,
 } from "./build-inspection.ts";
+import { watchPlanLimits } from "./plan-limit-events.ts";
 import { releasePreloads, reservePreload } from "./preload-store.ts";
 import { countPendingPreloads, findPreloadOfUser } from "./upload.repo.ts";
 import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
@@ -134,7 +135,9 @@ export class PreloadService {
     }
     const quota = await this.deps.usage.getQuota(organizationId);
     if (!quota) throw AppError.notFound();
-    const maxBytes = assertRoomForUpload(quota);
+    const maxBytes = await watchPlanLimits(this.deps.events, organizationId, () =>
+      assertRoomForUpload(quota),
+    );
     const pending = await countPendingPreloads(this.deps.db, organizationId, userId);
     if (pending >= this.deps.pendingPerUser) throw tooManyPendingUploads(this.deps.pendingPerUser);
     return {
@@ -179,27 +182,29 @@ export class PreloadService {
     const buildNumber = facts.buildNumber ?? "0";
     const { app } = target;
     const bundleChanged = Boolean(app?.bundleId && facts.bundleId && app.bundleId !== facts.bundleId);
-    const row = await this.deps.db.transaction(async (tx) => {
-      // Other uploads may have finished while this one streamed: check again under the lock.
-      await this.deps.membership.lockOrganization(target.organizationId, tx);
-      const quota = await this.deps.usage.getQuota(target.organizationId, tx);
-      if (!quota) throw AppError.notFound();
-      checkBuildLimits(quota, staged.fileSize);
-      if (
-        (await countPendingPreloads(tx, target.organizationId, target.userId)) >= this.deps.pendingPerUser
-      ) {
-        throw tooManyPendingUploads(this.deps.pendingPerUser);
-      }
-      return reservePreload(this.deps.usage, tx, {
-        path: opaquePath(),
-        organizationId: target.organizationId,
-        userId: target.userId,
-        applicationId: app?.id ?? null,
-        appType: staged.appType,
-        ...storedFileColumns(staged),
-        expiresAt: new Date(Date.now() + preloadLifetimeMs),
-      });
-    });
+    const row = await watchPlanLimits(this.deps.events, target.organizationId, () =>
+      this.deps.db.transaction(async (tx) => {
+        // Other uploads may have finished while this one streamed: check again under the lock.
+        await this.deps.membership.lockOrganization(target.organizationId, tx);
+        const quota = await this.deps.usage.getQuota(target.organizationId, tx);
+        if (!quota) throw AppError.notFound();
+        checkBuildLimits(quota, staged.fileSize);
+        if (
+          (await countPendingPreloads(tx, target.organizationId, target.userId)) >= this.deps.pendingPerUser
+        ) {
+          throw tooManyPendingUploads(this.deps.pendingPerUser);
+        }
+        return reservePreload(this.deps.usage, tx, {
+          path: opaquePath(),
+          organizationId: target.organizationId,
+          userId: target.userId,
+          applicationId: app?.id ?? null,
+          appType: staged.appType,
+          ...storedFileColumns(staged),
+          expiresAt: new Date(Date.now() + preloadLifetimeMs),
+        });
+      }),
+    );
     return {
       preload_path: row.path,
       version,

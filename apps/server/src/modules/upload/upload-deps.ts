@@ -1,5 +1,6 @@
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
+import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { AppLogService } from "../application/app-log.service.ts";
@@ -25,6 +26,8 @@ export interface BuildDeps {
   secrets: SecretBox;
   storage: StorageResolver;
   jobs: JobQueue;
+  /** Build and plan events for webhooks and chat. */
+  events: DomainEvents;
   /** Whether AAB -> universal APK conversion is configured (bundletool and a keystore). */
   aabConversion: boolean;
 }

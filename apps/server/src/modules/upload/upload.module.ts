@@ -43,6 +43,7 @@ export function createUploadModule(
   });
   const conversion = new AabConversionWorker({
     db,
+    events: platform.events,
     storage,
     converter,
     builds: deps.builds,
@@ -66,6 +67,7 @@ export function createUploadModule(
     secrets: deps.secrets,
     storage,
     jobs: platform.jobs,
+    events: platform.events,
     aabConversion: converter !== null,
   };
   const commits = new BuildCommitService({ ...buildDeps, convertJob: jobs.convertAab });

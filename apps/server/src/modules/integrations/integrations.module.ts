@@ -1,0 +1,70 @@
+import { SecretBox } from "../../platform/crypto/secret-box.ts";
+import type { AppModule } from "../../platform/module.ts";
+import type { Platform } from "../../platform/platform.ts";
+import type { ApplicationServices } from "../application/application.module.ts";
+import type { OrganizationServices } from "../organization/organization.module.ts";
+import { ChatChannelService } from "./chat-channel.service.ts";
+import { DeliveryService } from "./delivery.service.ts";
+import { createIntegrationJobs } from "./integrations.jobs.ts";
+import { registerIntegrationRoutes } from "./integrations.routes.ts";
+import { WebhookService } from "./webhook.service.ts";
+
+/** Purpose of the SecretBox key that seals webhook URLs and signing secrets. */
+const webhookSecretPurpose = "webhooks";
+
+/** Webhooks and chat messages: the organization's events, told to the outside world. */
+export function createIntegrationsModule(
+  platform: Platform,
+  deps: OrganizationServices &
+    ApplicationServices & {
+      installPage: (app: { id: number; organizationId: number }) => Promise<string>;
+    },
+) {
+  const { db } = platform.database;
+  const { config } = platform;
+  const box = new SecretBox(config.SECRET_KEY, webhookSecretPurpose);
+  const allowPrivateTargets = config.ALLOW_PRIVATE_NETWORK_TARGETS;
+  const deliveries = new DeliveryService({
+    db,
+    jobs: platform.jobs,
+    box,
+    appSecrets: deps.secrets,
+    applications: deps.applications,
+    builds: deps.builds,
+    versions: deps.versions,
+    organizations: deps.organizations,
+    installPage: deps.installPage,
+    publicUrl: config.PUBLIC_URL,
+    timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
+    allowPrivateTargets,
+  });
+  const jobs = createIntegrationJobs({ db, deliveries });
+  deliveries.useJob(jobs.deliver);
+  platform.events.subscribe((event) => deliveries.fanOut(event));
+  const webhooks = new WebhookService({
+    db,
+    membership: deps.membership,
+    applications: deps.applications,
+    organizations: deps.organizations,
+    box,
+    deliveries,
+    publicUrl: config.PUBLIC_URL,
+    allowPrivateTargets,
+  });
+  const chat = new ChatChannelService({
+    db,
+    applications: deps.applications,
+    updates: deps.updates,
+    organizations: deps.organizations,
+    appSecrets: deps.secrets,
+    deliveries,
+    publicUrl: config.PUBLIC_URL,
+    allowPrivateTargets,
+  });
+  return {
+    services: { webhooks, deliveries },
+    routes: (app) => registerIntegrationRoutes(app, { webhooks, chat, publicUrl: config.PUBLIC_URL }),
+    jobs: Object.values(jobs),
+    schedules: [{ job: jobs.redrive, cron: "* * * * *", atWorkerStart: true }],
+  } satisfies AppModule;
+}

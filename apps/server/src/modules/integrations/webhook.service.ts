@@ -1,0 +1,206 @@
+import { randomBytes } from "node:crypto";
+import type { Webhook, WebhookCreateInput, WebhookDelivery, WebhookUpdateInput } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
+import type { PageParams } from "../../http/pagination.ts";
+import type { SecretBox } from "../../platform/crypto/secret-box.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { ApplicationService } from "../application/application.service.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
+import { listDeliveries } from "./delivery.repo.ts";
+import type { DeliveryService } from "./delivery.service.ts";
+import { assertEndpointUrl } from "./endpoint-url.ts";
+import { appSummary, testPayload } from "./event-payload.ts";
+import { can, type IntegrationAction } from "./integrations.policy.ts";
+import {
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  updateWebhook,
+  type WebhookRow,
+} from "./webhook.repo.ts";
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+function newSigningSecret(): string {
+  return `whsec_${randomBytes(24).toString("base64")}`;
+}
+
+export interface WebhookServiceDeps {
+  db: Database;
+  membership: MembershipService;
+  applications: ApplicationService;
+  organizations: OrganizationService;
+  box: SecretBox;
+  deliveries: DeliveryService;
+  publicUrl: string;
+  allowPrivateTargets: boolean;
+}
+
+/** Webhooks of an organization or one of its apps: settings, secrets, tests and their delivery log. */
+export class WebhookService {
+  constructor(private readonly deps: WebhookServiceDeps) {}
+
+  private async authorize(actorUserId: number, organizationId: number, action: IntegrationAction) {
+    const member = await this.deps.membership.getMembership(actorUserId, organizationId);
+    if (!can(member, action)) throw AppError.forbidden();
+  }
+
+  /** The webhook, when the caller may act on it; another organization's is "not found". */
+  private async accessible(actorUserId: number, id: number, action: IntegrationAction): Promise<WebhookRow> {
+    const hook = await findWebhook(this.deps.db, id);
+    if (!hook) throw AppError.notFound();
+    const member = await this.deps.membership.findMembership(actorUserId, hook.organizationId);
+    if (!member) throw AppError.notFound();
+    if (!can(member, action)) throw AppError.forbidden();
+    return hook;
+  }
+
+  async list(
+    actorUserId: number,
+    organizationId: number,
+    filter: { app?: number; includeOrg?: boolean },
+    page: PageParams,
+  ) {
+    await this.authorize(actorUserId, organizationId, "webhook:read");
+    const found = await listWebhooks(
+      this.deps.db,
+      organizationId,
+      {
+        ...(filter.app ? { applicationId: filter.app } : {}),
+        includeOrganizationWide: filter.includeOrg ?? false,
+      },
+      { limit: page.pageSize, offset: page.offset },
+    );
+    return { count: found.count, results: found.rows.map((row) => this.present(row)) };
+  }
+
+  async get(actorUserId: number, id: number): Promise<Webhook> {
+    return this.present(await this.accessible(actorUserId, id, "webhook:read"));
+  }
+
+  async create(actorUserId: number, input: WebhookCreateInput): Promise<Webhook> {
+    await this.authorize(actorUserId, input.organization, "webhook:manage");
+    if (input.app !== null && !(await this.deps.applications.findApp(input.organization, input.app))) {
+      throw AppError.validation({ app: ["This app does not belong to the organization."] });
+    }
+    await assertEndpointUrl(input.url, "url", this.deps.allowPrivateTargets);
+    const secret = newSigningSecret();
+    const row = await insertWebhook(this.deps.db, {
+      organizationId: input.organization,
+      applicationId: input.app,
+      urlSealed: this.deps.box.seal(input.url),
+      format: input.format,
+      events: [...new Set(input.events)],
+      enabled: input.enabled,
+      description: input.description,
+      secretSealed: this.deps.box.seal(secret),
+      createdBy: actorUserId,
+    });
+    return { ...this.present(row), secret };
+  }
+
+  async update(actorUserId: number, id: number, input: WebhookUpdateInput): Promise<Webhook> {
+    const hook = await this.accessible(actorUserId, id, "webhook:manage");
+    await assertEndpointUrl(input.url, "url", this.deps.allowPrivateTargets);
+    const updated = await updateWebhook(this.deps.db, hook.id, {
+      urlSealed: this.deps.box.seal(input.url),
+      format: input.format,
+      events: [...new Set(input.events)],
+      enabled: input.enabled,
+      description: input.description,
+      // Switching it back on is the answer to whatever switched it off.
+      ...(input.enabled ? { disabledReason: "" } : {}),
+    });
+    if (!updated) throw AppError.notFound();
+    return this.present(updated);
+  }
+
+  async remove(actorUserId: number, id: number): Promise<void> {
+    const hook = await this.accessible(actorUserId, id, "webhook:manage");
+    await deleteWebhook(this.deps.db, hook.id);
+  }
+
+  /** A new signing secret, shown once; the old one stops signing at once. */
+  async rotateSecret(actorUserId: number, id: number): Promise<Webhook> {
+    const hook = await this.accessible(actorUserId, id, "webhook:manage");
+    const secret = newSigningSecret();
+    const updated = await updateWebhook(this.deps.db, hook.id, { secretSealed: this.deps.box.seal(secret) });
+    if (!updated) throw AppError.notFound();
+    return { ...this.present(updated), secret };
+  }
+
+  /** Sends a `webhook.test` event now and answers how the endpoint took it (no retries). */
+  async sendTest(actorUserId: number, id: number): Promise<WebhookDelivery> {
+    const hook = await this.accessible(actorUserId, id, "webhook:manage");
+    const titles = await this.deps.organizations.getTitles([hook.organizationId]);
+    const app = hook.applicationId
+      ? await this.deps.applications.findApp(hook.organizationId, hook.applicationId)
+      : null;
+    const payload = testPayload(
+      { id: hook.organizationId, title: titles.get(hook.organizationId) ?? "" },
+      app ? appSummary(app, this.deps.publicUrl) : null,
+    );
+    const row = await this.deps.deliveries.createAndAttempt({
+      organizationId: hook.organizationId,
+      webhookId: hook.id,
+      applicationId: hook.applicationId,
+      target: "webhook",
+      eventId: `msg_test_${randomBytes(12).toString("hex")}`,
+      eventType: payload.type,
+      payload,
+      test: true,
+    });
+    return this.deps.deliveries.present(row);
+  }
+
+  async deliveries(actorUserId: number, id: number, page: PageParams) {
+    const hook = await this.accessible(actorUserId, id, "webhook:read");
+    const found = await listDeliveries(
+      this.deps.db,
+      { webhookId: hook.id },
+      { limit: page.pageSize, offset: page.offset },
+    );
+    return { count: found.count, results: found.rows.map((row) => this.deps.deliveries.present(row)) };
+  }
+
+  /**
+   * Sends a delivery again as it was (same `webhook-id`, so receivers can tell) and, if that
+   * fails, on the retry schedule. Works for webhooks and app chat channels alike.
+   */
+  async redeliver(actorUserId: number, deliveryId: number): Promise<WebhookDelivery> {
+    const original = await this.deps.deliveries.findDelivery(deliveryId);
+    if (!original) throw AppError.notFound();
+    const member = await this.deps.membership.findMembership(actorUserId, original.organizationId);
+    if (!member) throw AppError.notFound();
+    if (!can(member, "webhook:manage")) throw AppError.forbidden();
+    const row = await this.deps.deliveries.createAndAttempt({
+      organizationId: original.organizationId,
+      webhookId: original.webhookId,
+      applicationId: original.applicationId,
+      target: original.target,
+      eventId: original.eventId,
+      eventType: original.eventType,
+      payload: original.payload,
+      test: original.test,
+      redeliveryOf: original.redeliveryOf ?? original.id,
+    });
+    return this.deps.deliveries.present(row);
+  }
+
+  private present(row: WebhookRow): Webhook {
+    return {
+      id: row.id,
+      organization: row.organizationId,
+      app: row.applicationId,
+      url: this.deps.box.open(row.urlSealed),
+      format: row.format as Webhook["format"],
+      events: row.events as Webhook["events"],
+      enabled: row.enabled,
+      description: row.description,
+      disabled_reason: row.disabledReason,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+}
