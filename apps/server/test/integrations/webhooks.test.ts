@@ -162,24 +162,13 @@ describe("webhooks", () => {
       { status: 200, body: "back" },
     ]);
     const broken = endpoint([{ status: 503, body: "still down" }]);
-    const hooks: { id: number }[] = [];
-    for (const target of [flaky, broken]) {
-      hooks.push(
-        (
-          await createHook(owner.token, {
-            organization: organization.id,
-            url: target.url,
-            events: ["build.ready"],
-          })
-        ).json(),
-      );
-    }
+    const hookFor = async (url: string): Promise<{ id: number }> =>
+      (await createHook(owner.token, { organization: organization.id, url, events: ["build.ready"] })).json();
+    const flakyHook = await hookFor(flaky.url);
+    const brokenHook = await hookFor(broken.url);
     await uploadNewApp(t, owner.token, organization.id, fixture("android/modern.apk"));
-    await until(
-      async () =>
-        (await deliveriesOf(owner.token, (hooks[1] as { id: number }).id)).results[0]?.attempts === 1,
-    );
-    const pending = (await deliveriesOf(owner.token, (hooks[1] as { id: number }).id)).results[0];
+    await until(async () => (await deliveriesOf(owner.token, brokenHook.id)).results[0]?.attempts === 1);
+    const pending = (await deliveriesOf(owner.token, brokenHook.id)).results[0];
     expect(pending).toMatchObject({ status: "pending", response_status: 503, response_body: "still down" });
     // The first retry comes five seconds (a tenth either way) after the failure.
     const wait = new Date(pending.next_attempt_at).getTime() - new Date(pending.updated_at).getTime();
@@ -189,10 +178,9 @@ describe("webhooks", () => {
     const [failed, retried] = receiver.at(flaky.path);
     expect(retried?.headers["webhook-id"]).toBe(failed?.headers["webhook-id"]);
     await until(
-      async () =>
-        (await deliveriesOf(owner.token, (hooks[0] as { id: number }).id)).results[0]?.status === "succeeded",
+      async () => (await deliveriesOf(owner.token, flakyHook.id)).results[0]?.status === "succeeded",
     );
-    const flakyLog = await deliveriesOf(owner.token, (hooks[0] as { id: number }).id);
+    const flakyLog = await deliveriesOf(owner.token, flakyHook.id);
     expect(flakyLog.results[0]).toMatchObject({ status: "succeeded", attempts: 2, response_body: "back" });
 
     // The broken one: run its remaining attempts now instead of waiting a day for them.
@@ -200,13 +188,13 @@ describe("webhooks", () => {
     const [row] = await t.database.db
       .select()
       .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.webhookId, (hooks[1] as { id: number }).id));
+      .where(eq(webhookDeliveries.webhookId, brokenHook.id));
     for (let round = 0; round < 20; round += 1) {
       const current = await deliveries.findDelivery(row?.id as number);
       if (current?.status !== "pending") break;
       await deliveries.attempt(current.id);
     }
-    const final = (await deliveriesOf(owner.token, (hooks[1] as { id: number }).id)).results[0];
+    const final = (await deliveriesOf(owner.token, brokenHook.id)).results[0];
     expect(final).toMatchObject({ status: "failed", attempts: 8, next_attempt_at: null });
     expect(receiver.at(broken.path)).toHaveLength(8);
   });
