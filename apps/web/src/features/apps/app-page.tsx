@@ -11,6 +11,7 @@ import { useDocumentTitle } from "../../ui/use-document-title.ts";
 import { AppActivity } from "./app-activity.tsx";
 import { AppHeader } from "./app-header.tsx";
 import { DistributionTab } from "./distribution/distribution-tab.tsx";
+import { IntegrationsTab } from "./integrations/integrations-tab.tsx";
 import { MembersTab } from "./project-members/members-tab.tsx";
 import { VersionsTable } from "./versions-table.tsx";
 
@@ -68,6 +69,7 @@ function AppView({ appId }: { appId: number }) {
           <Tabs.Tab value="versions">{t("apps.versions_tab", { count: app.data.count_versions })}</Tabs.Tab>
           {canDistribute ? <Tabs.Tab value="distribution">{t("distribution.tab")}</Tabs.Tab> : null}
           {rights.can_edit ? <Tabs.Tab value="members">{t("members.tab")}</Tabs.Tab> : null}
+          {rights.can_edit ? <Tabs.Tab value="integrations">{t("integrations.tab")}</Tabs.Tab> : null}
           <Tabs.Tab value="activity">{t("apps.activity_tab")}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="versions" pt="md">
@@ -81,6 +83,11 @@ function AppView({ appId }: { appId: number }) {
         {rights.can_edit ? (
           <Tabs.Panel value="members" pt="md">
             <MembersTab app={app.data} />
+          </Tabs.Panel>
+        ) : null}
+        {rights.can_edit ? (
+          <Tabs.Panel value="integrations" pt="md">
+            <IntegrationsTab app={app.data} />
           </Tabs.Panel>
         ) : null}
         <Tabs.Panel value="activity" pt="md">
