@@ -3,6 +3,7 @@ import { createApplicationModule } from "./modules/application/application.modul
 import type { ApplicationPorts } from "./modules/application/application-ports.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createDistributionModule } from "./modules/distribution/distribution.module.ts";
+import { createFeedbackModule } from "./modules/feedback/feedback.module.ts";
 import { createFilesModule } from "./modules/files/files.module.ts";
 import { createGdprModule } from "./modules/gdpr/gdpr.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
@@ -78,6 +79,12 @@ export function createModules(platform: Platform) {
     ...application.services,
     installPage: (app) => distribution.services.distributions.installPageOf(app),
   });
+  const feedback = createFeedbackModule(platform, {
+    ...common,
+    ...application.services,
+    ...storage.services,
+    installPage: (app) => distribution.services.distributions.installPageOf(app),
+  });
   const domain = {
     users,
     plan,
@@ -92,7 +99,13 @@ export function createModules(platform: Platform) {
     upload,
     tester,
   };
-  const contributors: AppModule[] = [...Object.values(domain), distribution, sendBuilds, integrations];
+  const contributors: AppModule[] = [
+    ...Object.values(domain),
+    distribution,
+    sendBuilds,
+    integrations,
+    feedback,
+  ];
   const sections = contributors.flatMap((module) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });
   const profile = createProfileModule(platform, { ...common, ...gdpr.services });
@@ -101,6 +114,7 @@ export function createModules(platform: Platform) {
     distribution,
     sendBuilds,
     integrations,
+    feedback,
     gdpr,
     profile,
     health: createHealthModule(platform),

@@ -107,6 +107,10 @@ export const applicationRecord = z
     /** Where CI PUTs builds: append the user's API key and a slash. */
     upload_path: z.string(),
     ready_to_sale: z.boolean(),
+    /** Whether apps built with the Updraft SDK may send feedback (shake to report). */
+    feedback_enabled: z.boolean(),
+    /** Whether the SDK offers testers newer builds of this app. */
+    autoupdate_enabled: z.boolean(),
     /** The project's apps for other platforms in the same environment. */
     other_platform: z.array(appLink),
     app_key: z.string(),
@@ -185,6 +189,8 @@ export const updateAppInput = z.object({
   /** Which chat service `slack_webhook` belongs to; `auto` reads it from the URL. */
   chat_format: z.enum(["auto", "slack", "teams", "discord"]).optional(),
   ready_to_sale: z.boolean().optional(),
+  feedback_enabled: z.boolean().optional(),
+  autoupdate_enabled: z.boolean().optional(),
 });
 export type UpdateAppInput = z.infer<typeof updateAppInput>;
 

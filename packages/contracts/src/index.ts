@@ -5,6 +5,7 @@ export * from "./content.ts";
 export * from "./device-platform.ts";
 export * from "./distribution.ts";
 export * from "./drf-messages.ts";
+export * from "./feedback.ts";
 export * from "./gdpr.ts";
 export * from "./health.ts";
 export * from "./mail-server.ts";

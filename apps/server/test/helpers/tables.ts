@@ -4,6 +4,7 @@ export * from "../../src/modules/application/application.tables.ts";
 export * from "../../src/modules/application/permission-group.tables.ts";
 export * from "../../src/modules/auth/auth.tables.ts";
 export * from "../../src/modules/distribution/distribution.tables.ts";
+export * from "../../src/modules/feedback/feedback.tables.ts";
 export * from "../../src/modules/gdpr/gdpr.tables.ts";
 export * from "../../src/modules/integrations/integrations.tables.ts";
 export * from "../../src/modules/mail-server/mail-server.tables.ts";

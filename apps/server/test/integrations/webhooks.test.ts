@@ -2,10 +2,12 @@ import { eq } from "drizzle-orm";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, preload, setLimits, uploadNewApp } from "../builds/upload-helpers.ts";
+import { androidFeedbackBody } from "../feedback/sdk-requests.ts";
 import { createApp, createVersion } from "../helpers/app-factories.ts";
 import { authHeader } from "../helpers/factories.ts";
+import { pngImage } from "../helpers/images.ts";
 import { addMember, createOrganization, waitFor } from "../helpers/org-factories.ts";
-import { webhookDeliveries } from "../helpers/tables.ts";
+import { organizations, webhookDeliveries } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -338,6 +340,41 @@ describe("webhooks", () => {
       platform: "android",
     });
     expect(types.find((body) => body.type === "plan.limit_reached").data).toMatchObject({ error_code: 7 });
+  });
+
+  it("tells of feedback sent from the app", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const target = endpoint();
+    await createHook(owner.token, {
+      organization: organization.id,
+      url: target.url,
+      events: ["feedback.received"],
+    });
+    const app = await createApp(t, organization.id, { title: "Talky" });
+    const [org] = await t.database.db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.id, organization.id));
+    const body = androidFeedbackBody(pngImage(10, 10), {
+      app_key: app.appKey,
+      sdk_key: org?.sdkKey as string,
+      tag: "bug",
+      description: "Crash on launch",
+      email: "",
+      build_version: "1.0",
+      system_version: "14",
+      device_name: "Pixel 8",
+      device_uudid: "d1",
+      navigation_stack: "",
+    });
+    expect((await t.app.inject({ method: "POST", url: "/api/feedback-mobile/", ...body })).statusCode).toBe(
+      201,
+    );
+    await until(async () => receiver.at(target.path).length === 1);
+    expect(JSON.parse(receiver.at(target.path)[0]?.body ?? "{}")).toMatchObject({
+      type: "feedback.received",
+      data: { app: { id: app.id, title: "Talky" }, feedback: { tag: "bug", description: "Crash on launch" } },
+    });
   });
 
   it("is for owners and admins of the organization only, and refuses bad URLs", async () => {

@@ -59,6 +59,8 @@ export function makeApp(overrides: Partial<ApplicationDetail> = {}): Application
     previous_versions: [],
     upload_path: "/api/applications/upload/abc/",
     ready_to_sale: true,
+    feedback_enabled: true,
+    autoupdate_enabled: true,
     other_platform: [],
     app_key: "key-abc",
     unique_app_id: "com.acme.rocket",

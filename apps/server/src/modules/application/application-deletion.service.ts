@@ -27,6 +27,9 @@ import {
   setCurrentAfterDeletion,
 } from "./version.repo.ts";
 
+/** The stored files another module keeps for these apps, read in the deleting transaction. */
+export type AppFilesOf = (applicationIds: number[], tx: Database) => Promise<string[]>;
+
 export class ApplicationDeletionService {
   constructor(
     private readonly deps: {
@@ -38,6 +41,13 @@ export class ApplicationDeletionService {
       events: DomainEvents;
     },
   ) {}
+
+  private readonly dependentFiles: AppFilesOf[] = [];
+
+  /** Files other modules keep for apps (feedback screenshots) go with the apps too. */
+  addDependentFiles(filesOf: AppFilesOf): void {
+    this.dependentFiles.push(filesOf);
+  }
 
   /**
    * Deletes the app, or with `all` every app of its project and the project itself. The project
@@ -53,7 +63,8 @@ export class ApplicationDeletionService {
       const current = await findApplicationInOrganization(tx, app.organizationId, app.id);
       if (!current) throw AppError.notFound();
       const files = await summarizeVersionFiles(tx, app.organizationId, appIds);
-      await this.deps.deleteFiles(files.keys, tx);
+      const dependent = await Promise.all(this.dependentFiles.map((filesOf) => filesOf(appIds, tx)));
+      await this.deps.deleteFiles([...files.keys, ...dependent.flat()], tx);
       await deleteApplications(tx, app.organizationId, appIds);
       // A project lives as long as it has apps.
       const dropProject = all || (await countProjectApps(tx, app.projectId)) === 0;

@@ -85,6 +85,8 @@ export class ApplicationUpdateService {
     if (input.slack_channel !== undefined) changes.slackChannel = input.slack_channel;
     if (input.chat_format !== undefined) changes.chatFormat = input.chat_format;
     if (input.ready_to_sale !== undefined) changes.readyToSale = input.ready_to_sale;
+    if (input.feedback_enabled !== undefined) changes.feedbackEnabled = input.feedback_enabled;
+    if (input.autoupdate_enabled !== undefined) changes.autoUpdateEnabled = input.autoupdate_enabled;
     if (input.slack_webhook !== undefined) {
       changes.slackWebhookSealed = input.slack_webhook ? this.deps.secrets.seal(input.slack_webhook) : null;
     }

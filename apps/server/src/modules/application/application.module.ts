@@ -86,6 +86,7 @@ export function createApplicationModule(
     services: {
       applications,
       updates,
+      appDeletions: deletions,
       appLogs,
       versions,
       secrets,

@@ -35,6 +35,9 @@ const rules = {
   "project-member:manage": admins,
   // Install links hand builds out, which those who ship the builds may decide.
   "distribution:manage": uploaders,
+  // Feedback sent from the app: whoever sees the app reads it; those who ship its builds triage.
+  "feedback:read": whoSees,
+  "feedback:triage": uploaders,
 } satisfies Record<string, AppRule>;
 
 export type AppAction = keyof typeof rules;

@@ -110,6 +110,8 @@ export class ApplicationPresenter {
           previous_versions: previous,
           upload_path: `/api/app_upload/${app.appKey}/`,
           ready_to_sale: app.readyToSale,
+          feedback_enabled: app.feedbackEnabled,
+          autoupdate_enabled: app.autoUpdateEnabled,
           other_platform: projectApps
             .filter((row) => row.environment === app.environment && row.appType !== app.appType)
             .map(toAppLink),

@@ -137,6 +137,8 @@ export async function updateApplication(
       | "slackChannel"
       | "chatFormat"
       | "readyToSale"
+      | "feedbackEnabled"
+      | "autoUpdateEnabled"
       | "appKey"
     >
   >,

@@ -75,6 +75,9 @@ export const applications = pgTable(
     /** auto (read from the webhook URL's host), slack, teams or discord. */
     chatFormat: text("chat_format").notNull().default("auto"),
     readyToSale: boolean("ready_to_sale").notNull().default(true),
+    /** The SDK protocol's switches: feedback from the app, and update prompts in it. */
+    feedbackEnabled: boolean("feedback_enabled").notNull().default(true),
+    autoUpdateEnabled: boolean("autoupdate_enabled").notNull().default(true),
     currentVersionId: bigint("current_version_id", { mode: "number" }),
     versionsCount: integer("versions_count").notNull().default(0),
     createdBy: bigint("created_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),

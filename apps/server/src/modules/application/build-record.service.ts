@@ -23,6 +23,7 @@ import {
   type VersionChanges,
   versionExists,
 } from "./build-record.repo.ts";
+import { findVersionReported } from "./version.repo.ts";
 
 export class BuildRecordService {
   constructor(private readonly deps: { db: Database }) {}
@@ -50,6 +51,15 @@ export class BuildRecordService {
 
   versionExists(applicationId: number, version: string, buildNumber: string, db = this.deps.db) {
     return versionExists(db, applicationId, version, buildNumber);
+  }
+
+  /** The build an installed app names by its version or build number (feedback, update checks). */
+  findVersionReported(
+    applicationId: number,
+    reported: string,
+    db = this.deps.db,
+  ): Promise<VersionRow | null> {
+    return findVersionReported(db, applicationId, reported);
   }
 
   /** Adds the version and makes it the app's current one (with the accepted bundle id, if any). */

@@ -83,3 +83,23 @@ export async function setCurrentAfterDeletion(
     })
     .where(eq(applications.id, applicationId));
 }
+
+/** The newest build of the app whose version or build number is what an installed app reported. */
+export async function findVersionReported(
+  db: Database,
+  applicationId: number,
+  reported: string,
+): Promise<VersionRow | null> {
+  const [row] = await db
+    .select()
+    .from(versions)
+    .where(
+      and(
+        eq(versions.applicationId, applicationId),
+        sql`(${versions.version} = ${reported} or ${versions.buildNumber} = ${reported})`,
+      ),
+    )
+    .orderBy(desc(versions.id))
+    .limit(1);
+  return row ?? null;
+}

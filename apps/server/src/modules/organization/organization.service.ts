@@ -10,16 +10,11 @@ import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
+import { detectImageType, type ImageType } from "../../platform/images/raster-image.ts";
 import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { PlanService } from "../plan/plan.service.ts";
-import {
-  contentTypeOfKey,
-  detectImageType,
-  type ImageType,
-  maxLogoBytes,
-  organizationStoragePrefix,
-} from "./logo.ts";
+import { contentTypeOfKey, maxLogoBytes, organizationStoragePrefix } from "./logo.ts";
 import type { MemberContext, MembershipService } from "./membership.service.ts";
 import { can, type OrganizationAction } from "./organization.policy.ts";
 import {
@@ -132,6 +127,11 @@ export class OrganizationService {
   async getTitles(organizationIds: number[], db = this.deps.db): Promise<Map<number, string>> {
     const rows = await findOrganizationsByIds(db, [...new Set(organizationIds)]);
     return new Map(rows.map((row) => [row.id, row.title]));
+  }
+
+  /** The organization's SDK key, which apps built with the Updraft SDK send with every call. */
+  async sdkKeyOf(organizationId: number): Promise<string | null> {
+    return (await findOrganizationById(this.deps.db, organizationId))?.sdkKey ?? null;
   }
 
   async rotateSdkKey(actorUserId: number, organizationId: number): Promise<Organization> {

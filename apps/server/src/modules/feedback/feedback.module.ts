@@ -1,0 +1,59 @@
+import type { AppModule } from "../../platform/module.ts";
+import type { Platform } from "../../platform/platform.ts";
+import type { ApplicationServices } from "../application/application.module.ts";
+import type { OrganizationServices } from "../organization/organization.module.ts";
+import type { StorageServices } from "../storage/storage.module.ts";
+import type { UsersServices } from "../users/users.module.ts";
+import { listImageKeys } from "./feedback.repo.ts";
+import { registerFeedbackRoutes } from "./feedback.routes.ts";
+import { FeedbackSubmitService } from "./feedback-submit.service.ts";
+import { FeedbackTriageService } from "./feedback-triage.service.ts";
+import { registerSdkRoutes } from "./sdk.routes.ts";
+import { SdkService } from "./sdk.service.ts";
+
+/** The Updraft SDK protocol (update checks, feedback from the app) and the triage of that feedback. */
+export function createFeedbackModule(
+  platform: Platform,
+  deps: UsersServices &
+    OrganizationServices &
+    ApplicationServices &
+    StorageServices & {
+      installPage: (app: { id: number; organizationId: number }) => Promise<string>;
+    },
+) {
+  const { db } = platform.database;
+  const publicUrl = platform.config.PUBLIC_URL;
+  const sdk = new SdkService({
+    builds: deps.builds,
+    releases: deps.releases,
+    organizations: deps.organizations,
+    installPage: deps.installPage,
+  });
+  const submissions = new FeedbackSubmitService({
+    db,
+    builds: deps.builds,
+    organizations: deps.organizations,
+    membership: deps.membership,
+    users: deps.users,
+    storage: deps.storageResolver,
+    events: platform.events,
+    mail: platform.mail,
+    publicUrl,
+  });
+  const triage = new FeedbackTriageService({
+    db,
+    applications: deps.applications,
+    releases: deps.releases,
+    membership: deps.membership,
+    users: deps.users,
+    storage: platform.storage,
+  });
+  deps.appDeletions.addDependentFiles((appIds, tx) => listImageKeys(tx, appIds));
+  return {
+    services: { feedbackTriage: triage },
+    routes: (app) => {
+      registerSdkRoutes(app, { sdk, submissions });
+      registerFeedbackRoutes(app, { triage, publicUrl });
+    },
+  } satisfies AppModule;
+}
