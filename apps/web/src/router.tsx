@@ -111,6 +111,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "feedback/:id?",
+            lazy: async () => ({
+              Component: (await import("./features/feedback/feedback-inbox-page.tsx")).FeedbackInboxPage,
+            }),
+          },
+          {
             path: "organization/mail-server",
             lazy: async () => ({
               Component: (await import("./features/organization/mail-server-page.tsx")).MailServerPage,

@@ -8,6 +8,7 @@ import { ApiError } from "../../api/client.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
+import { FeedbackTab } from "../feedback/feedback-tab.tsx";
 import { AppActivity } from "./app-activity.tsx";
 import { AppHeader } from "./app-header.tsx";
 import { DistributionTab } from "./distribution/distribution-tab.tsx";
@@ -68,6 +69,7 @@ function AppView({ appId }: { appId: number }) {
         <Tabs.List>
           <Tabs.Tab value="versions">{t("apps.versions_tab", { count: app.data.count_versions })}</Tabs.Tab>
           {canDistribute ? <Tabs.Tab value="distribution">{t("distribution.tab")}</Tabs.Tab> : null}
+          <Tabs.Tab value="feedback">{t("feedback.tab")}</Tabs.Tab>
           {rights.can_edit ? <Tabs.Tab value="members">{t("members.tab")}</Tabs.Tab> : null}
           {rights.can_edit ? <Tabs.Tab value="integrations">{t("integrations.tab")}</Tabs.Tab> : null}
           <Tabs.Tab value="activity">{t("apps.activity_tab")}</Tabs.Tab>
@@ -85,6 +87,9 @@ function AppView({ appId }: { appId: number }) {
             <MembersTab app={app.data} />
           </Tabs.Panel>
         ) : null}
+        <Tabs.Panel value="feedback" pt="md">
+          <FeedbackTab app={app.data} rights={rights} />
+        </Tabs.Panel>
         {rights.can_edit ? (
           <Tabs.Panel value="integrations" pt="md">
             <IntegrationsTab app={app.data} />

@@ -29,6 +29,7 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
     orgLinks.push({ to: "/dashboard/organization/teams", labelKey: "menu.teams" });
   }
   if (hasOrg && isAdminRole(role)) {
+    orgLinks.push({ to: "/dashboard/feedback", labelKey: "menu.feedback" });
     orgLinks.push({ to: "/dashboard/organization/permission-groups", labelKey: "menu.permission_groups" });
     orgLinks.push({ to: "/dashboard/organization/storage", labelKey: "menu.storage" });
     orgLinks.push({ to: "/dashboard/organization/mail-server", labelKey: "menu.mail_server" });
@@ -47,7 +48,8 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
 
 /** The submenu holding a page, known from its path even before the profile (and role) is loaded. */
 export function findSectionOf(pathname: string): string | null {
-  if (pathname.startsWith("/dashboard/organization/")) return "organization";
+  if (pathname.startsWith("/dashboard/organization/") || pathname.startsWith("/dashboard/feedback"))
+    return "organization";
   if (pathname.startsWith("/dashboard/profile")) return "account";
   return null;
 }
