@@ -1,20 +1,16 @@
 // Every route and dialog of the app checked with axe-core (WCAG 2.1 AA): no serious or critical
 // violation, on a desktop and on a phone, in English, German and Russian.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { apiClient } from "../helpers/api-client.ts";
 import { seriousAccessibilityProblems } from "../helpers/axe.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
+import { en, fixtures } from "../helpers/shared-files.ts";
 
-const en = JSON.parse(
-  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
-);
-const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
 const OWNER = "alma.access@a11y.test";
 
 let harness: Harness;
@@ -74,6 +70,7 @@ const dashboardRoutes = () => [
   "/dashboard/organization/permission-groups",
   "/dashboard/organization/storage",
   "/dashboard/organization/mail-server",
+  "/dashboard/feedback",
   "/dashboard/organization/settings",
   "/dashboard/organization/plan",
 ];

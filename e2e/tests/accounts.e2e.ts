@@ -1,6 +1,6 @@
 // Accounts end to end: sign-up, activation, organization, staff invitations, the mobile-only rule
 // and two-factor login, all through the real web UI. Mail is read from the dev outbox.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { generate } from "otplib";
@@ -8,10 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
-
-const en = JSON.parse(
-  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
-);
+import { en } from "../helpers/shared-files.ts";
 
 const ROOT_EMAIL = "root@tarmac.test";
 const OWNER = { email: "olivia.owner@example.test", password: "Lantern-Orbit-1947", first: "Olivia" };

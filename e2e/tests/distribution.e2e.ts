@@ -5,17 +5,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type BrowserContext, devices, type Page } from "playwright-core";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
+import { en, fixtures } from "../helpers/shared-files.ts";
 
-const en = JSON.parse(
-  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
-);
-const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
 const TESTER = "tina.tester@example.test";
 
 let harness: Harness;

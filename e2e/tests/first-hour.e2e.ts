@@ -2,17 +2,13 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { devices } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { apiClient } from "../helpers/api-client.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
+import { en, fixtures } from "../helpers/shared-files.ts";
 
-const en = JSON.parse(
-  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
-);
-const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
 const OWNER = "olga.owner@firsthour.test";
 const PASSWORD = "Quartz-Lantern-8841";
 

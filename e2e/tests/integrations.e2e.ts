@@ -1,9 +1,8 @@
 // An admin sets up a webhook on the app page's Integrations tab, keeps the secret shown once,
 // sends a test event, and sees its delivery in the log; the endpoint checks the signature.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
@@ -11,11 +10,8 @@ import { WebhookReceiver } from "../../apps/server/test/helpers/webhook-receiver
 import { apiClient } from "../helpers/api-client.ts";
 import { seriousAccessibilityProblems } from "../helpers/axe.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
+import { en, fixtures } from "../helpers/shared-files.ts";
 
-const en = JSON.parse(
-  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
-);
-const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
 const OWNER = "wes.hooks@hooks.test";
 
 let harness: Harness;

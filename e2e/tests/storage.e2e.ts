@@ -1,19 +1,15 @@
 // An owner moves the organization's builds into its own S3-compatible bucket from the Storage
 // page: the bucket test's error, then success, then "move existing builds" to its end.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type S3Peer, s3PeerCredentials, startS3Peer } from "../../apps/server/test/helpers/s3-peer.ts";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { apiClient } from "../helpers/api-client.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
+import { en, fixtures } from "../helpers/shared-files.ts";
 
-const en = JSON.parse(
-  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
-);
-const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
 const OWNER = "sam.storage@storage.test";
 
 let harness: Harness;

@@ -5,16 +5,11 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
-
-const en = JSON.parse(
-  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
-);
-const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
+import { en, fixtures } from "../helpers/shared-files.ts";
 
 // What the reference tools read from the committed fixtures (see the inspector's tests).
 const builds = [

@@ -47,6 +47,9 @@ export function createModules(platform: Platform) {
     appDistributions: (...args) => distribution.services.distributions.listForApp(...args),
   };
   const common = { ...users.services, ...organization.services };
+  // The app's install page, answered by the distribution module (built after the upload module).
+  const installPage = (app: { id: number; organizationId: number }) =>
+    distribution.services.distributions.installPageOf(app);
   const application = createApplicationModule(platform, { ...common, ...auth.services, ports });
   const staff = createStaffModule(platform, {
     ...common,
@@ -60,7 +63,7 @@ export function createModules(platform: Platform) {
     ...common,
     ...application.services,
     ...storage.services,
-    installPage: (app) => distribution.services.distributions.installPageOf(app),
+    installPage,
   });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
   const distribution = createDistributionModule(platform, {
@@ -77,13 +80,13 @@ export function createModules(platform: Platform) {
   const integrations = createIntegrationsModule(platform, {
     ...organization.services,
     ...application.services,
-    installPage: (app) => distribution.services.distributions.installPageOf(app),
+    installPage,
   });
   const feedback = createFeedbackModule(platform, {
     ...common,
     ...application.services,
     ...storage.services,
-    installPage: (app) => distribution.services.distributions.installPageOf(app),
+    installPage,
   });
   const domain = {
     users,

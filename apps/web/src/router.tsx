@@ -113,7 +113,7 @@ export const routes: RouteObject[] = [
           {
             path: "feedback/:id?",
             lazy: async () => ({
-              Component: (await import("./features/feedback/feedback-inbox-page.tsx")).FeedbackInboxPage,
+              Component: (await import("./features/apps/feedback/feedback-inbox-page.tsx")).FeedbackInboxPage,
             }),
           },
           {

@@ -98,7 +98,7 @@ describe("the app's Integrations tab", () => {
     const log = await screen.findByRole("table", { name: `Deliveries to ${HOOK.url}` });
     const row = await within(log).findByTestId("delivery-row");
     expect(row.textContent).toContain("Failed");
-    expect(row.textContent).toContain("8 attempts");
+    expect(row.textContent).toContain("Attempts: 8");
     expect(row.textContent).toContain("500 · 42 ms");
     await user.click(within(row).getByRole("button", { name: "Redeliver" }));
     expect(await screen.findByText("Delivered again.")).toBeTruthy();

@@ -2,8 +2,8 @@
 
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
-import { isAdminRole } from "../../api/roles.ts";
-import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
+import { isAdminRole } from "../../../api/roles.ts";
+import { PageFrame, ProfileGate } from "../../../ui/page-frame.tsx";
 import { FeedbackList } from "./feedback-list.tsx";
 
 export function FeedbackInboxPage() {

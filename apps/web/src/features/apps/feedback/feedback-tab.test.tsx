@@ -1,10 +1,10 @@
 import type { FeedbackItem } from "@tarmac/contracts";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { openTab, serveDistribution } from "../../test/app-page-api.ts";
-import { pageOf } from "../../test/application-fixtures.ts";
-import { pickOption } from "../../test/mantine-actions.ts";
-import { useSignedInTestSession } from "../../test/render.tsx";
+import { openTab, serveDistribution } from "../../../test/app-page-api.ts";
+import { pageOf } from "../../../test/application-fixtures.ts";
+import { pickOption } from "../../../test/mantine-actions.ts";
+import { useSignedInTestSession } from "../../../test/render.tsx";
 
 function makeItem(overrides: Partial<FeedbackItem> = {}): FeedbackItem {
   return {

@@ -18,12 +18,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { type FeedbackItem, feedbackKeys, fetchFeedbackItem, triageFeedback } from "../../api/feedback.ts";
-import { fetchMemberships, staffKeys } from "../../api/staff.ts";
-import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { describeError } from "../../ui/error-text.ts";
-import { formatDateTime } from "../../ui/format/date.ts";
-import { LoadError } from "../../ui/load-error.tsx";
+import { type FeedbackItem, feedbackKeys, fetchFeedbackItem, triageFeedback } from "../../../api/feedback.ts";
+import { fetchMemberships, staffKeys } from "../../../api/staff.ts";
+import { useAlerts } from "../../../ui/alerts-provider.tsx";
+import { describeError } from "../../../ui/error-text.ts";
+import { formatDateTime } from "../../../ui/format/date.ts";
+import { LoadError } from "../../../ui/load-error.tsx";
 import { statusColors, tagColors } from "./feedback-labels.ts";
 
 export function FeedbackDetail({

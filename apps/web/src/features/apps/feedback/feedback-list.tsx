@@ -12,12 +12,12 @@ import {
   feedbackTags,
   fetchFeedback,
   openFeedbackFilter,
-} from "../../api/feedback.ts";
-import { formatDateTime } from "../../ui/format/date.ts";
-import { LoadError } from "../../ui/load-error.tsx";
-import { PageControls } from "../../ui/page-controls.tsx";
-import { useSettledSearch } from "../../ui/use-settled-search.ts";
-import { usePageCount } from "../apps/use-page-count.ts";
+} from "../../../api/feedback.ts";
+import { formatDateTime } from "../../../ui/format/date.ts";
+import { LoadError } from "../../../ui/load-error.tsx";
+import { PageControls } from "../../../ui/page-controls.tsx";
+import { useSettledSearch } from "../../../ui/use-settled-search.ts";
+import { usePageCount } from "../use-page-count.ts";
 import { FeedbackDetail } from "./feedback-detail.tsx";
 import { statusColors, tagColors } from "./feedback-labels.ts";
 

@@ -7,9 +7,9 @@ import {
   applicationKeys,
   type MyAppRole,
   updateApplication,
-} from "../../api/applications.ts";
-import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { describeError } from "../../ui/error-text.ts";
+} from "../../../api/applications.ts";
+import { useAlerts } from "../../../ui/alerts-provider.tsx";
+import { describeError } from "../../../ui/error-text.ts";
 import { FeedbackList } from "./feedback-list.tsx";
 
 export function FeedbackTab({ app, rights }: { app: ApplicationRecord; rights: MyAppRole }) {

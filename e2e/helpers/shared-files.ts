@@ -1,0 +1,10 @@
+// Files every browser test reads: the English texts the pages show, and the build fixtures.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const en = JSON.parse(
+  readFileSync(new URL("../../apps/web/public/media/i18n/en.json", import.meta.url), "utf8"),
+);
+
+/** The inspector's fixture builds (android/modern.apk and friends). */
+export const fixtures = fileURLToPath(new URL("../../packages/inspector/fixtures/", import.meta.url));
