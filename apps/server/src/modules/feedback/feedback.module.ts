@@ -4,7 +4,7 @@ import type { ApplicationServices } from "../application/application.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import type { StorageServices } from "../storage/storage.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
-import { listImageKeys } from "./feedback.repo.ts";
+import { listFeedbackOfPerson, listImageKeys } from "./feedback.repo.ts";
 import { registerFeedbackRoutes } from "./feedback.routes.ts";
 import { FeedbackSubmitService } from "./feedback-submit.service.ts";
 import { FeedbackTriageService } from "./feedback-triage.service.ts";
@@ -55,5 +55,22 @@ export function createFeedbackModule(
       registerSdkRoutes(app, { sdk, submissions });
       registerFeedbackRoutes(app, { triage, publicUrl });
     },
+    personalData: [
+      {
+        name: "feedback",
+        load: async (person) =>
+          (await listFeedbackOfPerson(db, person)).map((row) => ({
+            app: row.applicationId,
+            tag: row.tag,
+            description: row.description,
+            email: row.email,
+            build_version: row.buildVersion,
+            device_name: row.deviceName,
+            system_version: row.systemVersion,
+            assigned_to_you: row.assigneeId === person.id,
+            created_at: row.createdAt.toISOString(),
+          })),
+      },
+    ],
   } satisfies AppModule;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { likePattern } from "../../platform/db/like-pattern.ts";
 import { feedbackItems } from "./feedback.tables.ts";
@@ -95,4 +95,19 @@ export async function listImageKeys(db: Database, applicationIds: number[]): Pro
     .from(feedbackItems)
     .where(inArray(feedbackItems.applicationId, applicationIds));
   return rows.flatMap((row) => (row.key ? [row.key] : []));
+}
+
+/** Reports sent with this e-mail address, or assigned to this person (a personal data export). */
+export function listFeedbackOfPerson(db: Database, person: { id: number; email: string }) {
+  return db
+    .select()
+    .from(feedbackItems)
+    .where(
+      or(
+        eq(sql`lower(${feedbackItems.email})`, person.email.toLowerCase()),
+        eq(feedbackItems.assigneeId, person.id),
+      ),
+    )
+    .orderBy(desc(feedbackItems.id))
+    .limit(10_000);
 }
