@@ -77,47 +77,18 @@ export function createModules(platform: Platform) {
     ...tester.services,
     ...distribution.services,
   });
-  const integrations = createIntegrationsModule(platform, {
-    ...organization.services,
-    ...application.services,
-    installPage,
-  });
-  const feedback = createFeedbackModule(platform, {
-    ...common,
-    ...application.services,
-    ...storage.services,
-    installPage,
-  });
+  const outbound = { ...organization.services, ...application.services, installPage };
+  const integrations = createIntegrationsModule(platform, outbound);
+  const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
-    users,
-    plan,
-    organization,
-    twoFactor,
-    auth,
-    team,
-    mailServer,
-    application,
-    staff,
-    storage,
-    upload,
-    tester,
+    ...{ users, plan, organization, twoFactor, auth, team, mailServer, application, staff, storage },
+    ...{ upload, tester, distribution, sendBuilds, integrations, feedback },
   };
-  const contributors: AppModule[] = [
-    ...Object.values(domain),
-    distribution,
-    sendBuilds,
-    integrations,
-    feedback,
-  ];
-  const sections = contributors.flatMap((module) => module.personalData ?? []);
+  const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });
   const profile = createProfileModule(platform, { ...common, ...gdpr.services });
   return {
     ...domain,
-    distribution,
-    sendBuilds,
-    integrations,
-    feedback,
     gdpr,
     profile,
     health: createHealthModule(platform),

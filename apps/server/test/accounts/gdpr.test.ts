@@ -211,6 +211,7 @@ describe("personal data exports", () => {
       ],
       data_exports: [{ id, status: "pending", created_at: ready.created_at, completed_at: null, size: null }],
       mail: [{ subject: "Welcome Alice", text: "Hello Alice", html: null, created_at: expect.any(String) }],
+      feedback: [],
     });
     expect(tokens.length).toBe(1);
     for (const secret of [bob.email, "Beta Secret", "Bob only", tokens[0]?.token_hash, alice.passwordHash]) {
