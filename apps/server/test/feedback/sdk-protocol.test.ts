@@ -156,7 +156,7 @@ describe("feedback from the app", () => {
     // The organization's admins hear of it.
     await waitFor(async () => {
       const outbox = await t.app.inject({
-        url: "/api/admin/outbox/?to=" + encodeURIComponent(owner.user.email),
+        url: `/api/admin/outbox/?to=${encodeURIComponent(owner.user.email)}`,
         headers: authHeader((await adminToken()).token),
       });
       return outbox
