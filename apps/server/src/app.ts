@@ -13,6 +13,7 @@ import { createOrganizationModule } from "./modules/organization/organization.mo
 import { createPlanModule } from "./modules/plan/plan.module.ts";
 import { createProfileModule } from "./modules/profile/profile.module.ts";
 import { createSendBuildsModule } from "./modules/send-builds/send-builds.module.ts";
+import { createSsoModule } from "./modules/sso/sso.module.ts";
 import { createStaffModule } from "./modules/staff/staff.module.ts";
 import { createStorageModule } from "./modules/storage/storage.module.ts";
 import { createTeamModule } from "./modules/team/team.module.ts";
@@ -39,6 +40,7 @@ export function createModules(platform: Platform) {
     ...organization.services,
   });
   const team = createTeamModule(platform, organization.services);
+  const sso = createSsoModule(platform, { ...users.services, ...organization.services, ...auth.services });
   const mailServer = createMailServerModule(platform, { ...users.services, ...organization.services });
   // URLs of the application module that later modules answer (see application-ports.ts).
   const ports: ApplicationPorts = {
@@ -81,7 +83,7 @@ export function createModules(platform: Platform) {
   const integrations = createIntegrationsModule(platform, outbound);
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
-    ...{ users, plan, organization, twoFactor, auth, team, mailServer, application, staff, storage },
+    ...{ users, plan, organization, twoFactor, auth, team, sso, mailServer, application, staff, storage },
     ...{ upload, tester, distribution, sendBuilds, integrations, feedback },
   };
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

@@ -4,6 +4,7 @@ import * as integrationsPolicy from "../../src/modules/integrations/integrations
 import * as mailServerPolicy from "../../src/modules/mail-server/mail-server.policy.ts";
 import * as organizationPolicy from "../../src/modules/organization/organization.policy.ts";
 import { allRoles, type PolicySubject } from "../../src/modules/organization/roles.ts";
+import * as ssoPolicy from "../../src/modules/sso/sso.policy.ts";
 import * as staffPolicy from "../../src/modules/staff/staff.policy.ts";
 import * as storagePolicy from "../../src/modules/storage/storage.policy.ts";
 import * as teamPolicy from "../../src/modules/team/team.policy.ts";
@@ -17,6 +18,7 @@ const policies: [string[], Check][] = [
   [storagePolicy.storageActions, storagePolicy.can as Check],
   [mailServerPolicy.mailServerActions, mailServerPolicy.can as Check],
   [integrationsPolicy.integrationActions, integrationsPolicy.can as Check],
+  [ssoPolicy.ssoActions, ssoPolicy.can as Check],
 ];
 
 /** The rows of the "Implemented" table of docs/permissions.md: action -> five cells. */

@@ -26,7 +26,7 @@ export function createAuthModule(
   const login = new LoginService({ ...accountDeps, twoFactor: deps.twoFactor, membership: deps.membership });
   const passwords = new PasswordService(accountDeps);
   return {
-    services: { accounts },
+    services: { accounts, passwordLogin: login },
     routes: (app) =>
       registerAuthRoutes(app, { accounts, login, passwords, cookies: cookieOptionsOf(platform.config) }),
     personalData: authPersonalData(platform.database.db),

@@ -38,6 +38,12 @@ export interface LoginInput {
   clientAddress: string;
 }
 
+/** The organization (subdomain) whose single sign-on the person must use, or null. */
+export type PasswordPolicy = (userId: number) => Promise<string | null>;
+
+export const ssoRequiredMessage =
+  'Your organization signs in with single sign-on. Use "Sign in with SSO" instead.';
+
 export class LoginService {
   constructor(
     private readonly deps: AccountDeps & {
@@ -45,6 +51,13 @@ export class LoginService {
       membership: Pick<MembershipService, "listMemberships">;
     },
   ) {}
+
+  private readonly passwordPolicies: PasswordPolicy[] = [];
+
+  /** Lets a later module refuse password sign-ins (organizations that require single sign-on). */
+  refusePasswordsWhen(policy: PasswordPolicy): void {
+    this.passwordPolicies.push(policy);
+  }
 
   private async recordFailure(accountKey: string, addressKey: string, now: Date): Promise<void> {
     const common = { windowMs: loginLimits.windowMs, lockMs: loginLimits.lockMs };
@@ -69,6 +82,18 @@ export class LoginService {
     if (!user || !passwordOk) {
       await this.recordFailure(accountKey, addressKey, now);
       throw AppError.validation({ non_field_errors: [badCredentialsMessage] });
+    }
+
+    // Only after the password checked out: a refusal must not tell strangers anything.
+    for (const policy of this.passwordPolicies) {
+      const organization = await policy(user.id);
+      if (organization !== null) {
+        await clearThrottle(this.deps.db, accountKey);
+        throw AppError.validation({
+          non_field_errors: [ssoRequiredMessage],
+          sso_organization: [organization],
+        });
+      }
     }
 
     if (!input.mobileApp) {

@@ -113,3 +113,11 @@ export async function markOrganizationsDeleting(db: Database, organizationIds: n
 export async function deleteOrganizationRow(db: Database, organizationId: number): Promise<void> {
   await db.delete(organizations).where(eq(organizations.id, organizationId));
 }
+
+export async function findOrganizationBySubdomain(db: Database, subdomain: string) {
+  const [row] = await db
+    .select({ id: organizations.id, title: organizations.title, subdomain: organizations.subdomain })
+    .from(organizations)
+    .where(eq(organizations.subdomain, subdomain.trim().toLowerCase()));
+  return row ?? null;
+}

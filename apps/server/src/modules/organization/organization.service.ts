@@ -20,6 +20,7 @@ import { can, type OrganizationAction } from "./organization.policy.ts";
 import {
   claimLimitNotice,
   findOrganizationById,
+  findOrganizationBySubdomain,
   findOrganizationsByIds,
   insertOrganization,
   listOrganizationsOfUser,
@@ -127,6 +128,17 @@ export class OrganizationService {
   async getTitles(organizationIds: number[], db = this.deps.db): Promise<Map<number, string>> {
     const rows = await findOrganizationsByIds(db, [...new Set(organizationIds)]);
     return new Map(rows.map((row) => [row.id, row.title]));
+  }
+
+  /** The organization a subdomain names (single sign-on starts from it). */
+  findBySubdomain(subdomain: string) {
+    return findOrganizationBySubdomain(this.deps.db, subdomain);
+  }
+
+  /** The subdomains of organizations, by id. */
+  async subdomainsOf(organizationIds: number[]): Promise<Map<number, string>> {
+    const rows = await findOrganizationsByIds(this.deps.db, [...new Set(organizationIds)]);
+    return new Map(rows.map((row) => [row.id, row.subdomain]));
   }
 
   /** The organization's SDK key, which apps built with the Updraft SDK send with every call. */

@@ -1,0 +1,88 @@
+import { and, arrayContains, eq, gt, lt, sql } from "drizzle-orm";
+import type { Database } from "../../platform/db/client.ts";
+import { ssoConnections, ssoLoginStates, ssoPolicies } from "./sso.tables.ts";
+
+export type SsoConnectionRow = typeof ssoConnections.$inferSelect;
+export type SsoKind = "oidc" | "okta" | "google" | "entra" | "custom";
+
+export async function findConnection(db: Database, organizationId: number, kind: SsoKind) {
+  const [row] = await db
+    .select()
+    .from(ssoConnections)
+    .where(and(eq(ssoConnections.organizationId, organizationId), eq(ssoConnections.kind, kind)));
+  return row ?? null;
+}
+
+export async function saveConnection(
+  db: Database,
+  values: Omit<typeof ssoConnections.$inferInsert, "revision" | "updatedAt">,
+): Promise<SsoConnectionRow> {
+  const { organizationId, kind, ...rest } = values;
+  const [row] = await db
+    .insert(ssoConnections)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [ssoConnections.organizationId, ssoConnections.kind],
+      set: { ...rest, revision: sql`${ssoConnections.revision} + 1`, updatedAt: new Date() },
+    })
+    .returning();
+  return row as SsoConnectionRow;
+}
+
+export async function deleteConnection(db: Database, organizationId: number, kind: SsoKind): Promise<void> {
+  await db
+    .delete(ssoConnections)
+    .where(and(eq(ssoConnections.organizationId, organizationId), eq(ssoConnections.kind, kind)));
+}
+
+/** Enabled connections of the organization (the first sign-in method wins). */
+export function listEnabledConnections(db: Database, organizationId: number) {
+  return db
+    .select()
+    .from(ssoConnections)
+    .where(and(eq(ssoConnections.organizationId, organizationId), eq(ssoConnections.enabled, true)));
+}
+
+/** Enabled connections that claim an e-mail domain. */
+export function listConnectionsForDomain(db: Database, domain: string) {
+  return db
+    .select()
+    .from(ssoConnections)
+    .where(and(eq(ssoConnections.enabled, true), arrayContains(ssoConnections.allowedDomains, [domain])));
+}
+
+export async function findRequireSso(db: Database, organizationId: number): Promise<boolean> {
+  const [row] = await db.select().from(ssoPolicies).where(eq(ssoPolicies.organizationId, organizationId));
+  return row?.requireSso ?? false;
+}
+
+export async function saveRequireSso(
+  db: Database,
+  organizationId: number,
+  requireSso: boolean,
+): Promise<void> {
+  await db
+    .insert(ssoPolicies)
+    .values({ organizationId, requireSso })
+    .onConflictDoUpdate({ target: ssoPolicies.organizationId, set: { requireSso } });
+}
+
+export async function insertLoginState(
+  db: Database,
+  values: typeof ssoLoginStates.$inferInsert,
+): Promise<void> {
+  await db.insert(ssoLoginStates).values(values);
+}
+
+/** The sign-in under way for this state, taken (deleted) so it cannot be finished twice. */
+export async function takeLoginState(db: Database, state: string, now = new Date()) {
+  const [row] = await db
+    .delete(ssoLoginStates)
+    .where(and(eq(ssoLoginStates.state, state), gt(ssoLoginStates.expiresAt, now)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteExpiredLoginStates(db: Database, now = new Date()): Promise<void> {
+  await db.delete(ssoLoginStates).where(lt(ssoLoginStates.expiresAt, now));
+}

@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+const longest = (length: number) => `Ensure this field has no more than ${length} characters.`;
+
+/** Roles an account made by single sign-on may start with (not owner). */
+export const ssoDefaultRoles = [2, 3, 4, 5] as const;
+
+const domainList = z
+  .array(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9-]+\.)+[a-z]{2,}$/, "Enter a domain such as example.com."),
+  )
+  .max(50);
+
+/** `GET /api/orgs-oidc/{id}/`: the organization's OpenID Connect sign-in. The client secret is never sent back. */
+export const oidcSettings = z
+  .object({
+    configured: z.boolean(),
+    enabled: z.boolean(),
+    issuer: z.string(),
+    client_id: z.string(),
+    client_secret_set: z.boolean(),
+    scopes: z.string(),
+    default_role: z.number().int(),
+    allowed_domains: z.array(z.string()),
+    /** Members other than the owner may not sign in with a password. */
+    require_sso: z.boolean(),
+    /** What to register at the provider. */
+    redirect_uri: z.string(),
+    login_url: z.string(),
+    updated_at: z.string().nullable(),
+  })
+  .meta({ id: "OidcSettings" });
+export type OidcSettings = z.infer<typeof oidcSettings>;
+
+export const oidcSettingsInput = z.object({
+  issuer: z.string().trim().min(1, "This field may not be blank.").max(500, longest(500)),
+  client_id: z.string().trim().min(1, "This field may not be blank.").max(500, longest(500)),
+  /** Left out (or empty) to keep the saved secret. */
+  client_secret: z.string().max(2000, longest(2000)).optional(),
+  scopes: z.string().trim().max(500, longest(500)).default("openid email profile"),
+  enabled: z.boolean().default(true),
+  default_role: z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)]).default(3),
+  allowed_domains: domainList.default([]),
+  require_sso: z.boolean().default(false),
+});
+export type OidcSettingsInput = z.infer<typeof oidcSettingsInput>;
+
+/** `GET /api/check_sso/{value}/` and `check_sso_by_name/{name}/`: whether and how an organization signs in. */
+export const ssoCheck = z
+  .object({
+    sso: z.boolean(),
+    /** The organization's subdomain, when it signs in with single sign-on. */
+    organization: z.string().optional(),
+    method: z.enum(["oidc", "saml"]).optional(),
+    /** Where the browser goes to sign in. */
+    login_url: z.string().optional(),
+    required: z.boolean().optional(),
+  })
+  .meta({ id: "SsoCheck" });
+export type SsoCheck = z.infer<typeof ssoCheck>;
