@@ -117,6 +117,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "organization/sign-on",
+            lazy: async () => ({
+              Component: (await import("./features/organization/sign-on-page.tsx")).SignOnPage,
+            }),
+          },
+          {
             path: "organization/mail-server",
             lazy: async () => ({
               Component: (await import("./features/organization/mail-server-page.tsx")).MailServerPage,

@@ -57,6 +57,20 @@ export function requestReinvite(email: string): Promise<DetailResponse> {
   return api.post<DetailResponse>("/api/user/reinvite/", { email } satisfies ReinviteInput);
 }
 
+/** Whether the organization of an e-mail address signs in with single sign-on. */
+export function lookUpSsoByEmail(email: string): Promise<SsoLookupResult> {
+  return api.get<SsoLookupResult>(`/api/check_sso/${encodeURIComponent(email)}/`);
+}
+
+/** The identity provider's door for an organization, coming back to `next` (and naming the person). */
+export function ssoStartUrl(loginUrl: string, options: { next?: string | null; email?: string }): string {
+  const query = new URLSearchParams();
+  if (options.next) query.set("next", options.next);
+  if (options.email) query.set("login_hint", options.email);
+  const text = query.toString();
+  return text ? `${loginUrl}?${text}` : loginUrl;
+}
+
 export function lookUpSsoByName(name: string): Promise<SsoLookupResult> {
   return api.get<SsoLookupResult>(`/api/check_sso_by_name/${encodeURIComponent(name)}/`);
 }

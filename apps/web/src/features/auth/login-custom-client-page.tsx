@@ -1,29 +1,38 @@
 import { Anchor, Button, Group, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
-import { lookUpSsoByName } from "../../api/auth.ts";
+import { Link, useSearchParams } from "react-router";
+import { lookUpSsoByName, ssoStartUrl } from "../../api/auth.ts";
 import { ApiError } from "../../api/client.ts";
+import { safeNextPath } from "../../api/next-path.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
 
+const SSO_ERRORS = ["unknown_organization", "expired", "provider", "no_email", "domain"];
+
 /** Single sign-on entry: the organization's name leads to its identity provider. */
 export function LoginCustomClientPage() {
   const { t } = useTranslation();
   useDocumentTitle(t("custom_login.title"));
-  const [name, setName] = useState("");
+  const [searchParams] = useSearchParams();
+  const [name, setName] = useState(searchParams.get("org") ?? "");
   const [noSso, setNoSso] = useState(false);
   const formErrors = useFormErrors(["name"]);
+  // Why the last sign-in did not finish (the server sends the browser back here with a reason).
+  const ssoError = searchParams.get("sso_error");
+  const failure = ssoError && SSO_ERRORS.includes(ssoError) ? t(`custom_login.errors.${ssoError}`) : null;
 
   const lookUp = useMutation({
     mutationFn: lookUpSsoByName,
     onSuccess: (reply) => {
       if (reply?.login_url) {
-        window.location.assign(reply.login_url);
+        window.location.assign(
+          ssoStartUrl(reply.login_url, { next: safeNextPath(searchParams.get("next")) }),
+        );
         return;
       }
       setNoSso(true);
@@ -37,6 +46,16 @@ export function LoginCustomClientPage() {
     },
   });
 
+  // Arriving with the organization's name (its sign-in link) goes straight on, unless it just failed.
+  const started = useRef(false);
+  useEffect(() => {
+    const org = searchParams.get("org");
+    if (org && !ssoError && !started.current) {
+      started.current = true;
+      lookUp.mutate(org);
+    }
+  }, [searchParams, ssoError, lookUp]);
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     formErrors.reset();
@@ -47,6 +66,7 @@ export function LoginCustomClientPage() {
   return (
     <PublicLayout>
       <AuthCard title={t("custom_login.title")} subtitle={t("custom_login.description")}>
+        {failure ? <Alert type="error" message={failure} timeout={0} /> : null}
         {noSso ? <Alert type="info" message={t("custom_login.no_sso")} timeout={0} /> : null}
         <FormAlert state={formErrors} />
         <form onSubmit={submit}>

@@ -12,6 +12,8 @@ function stubLogin(replies: Reply[]): unknown[] {
   vi.stubGlobal(
     "fetch",
     vi.fn(async (url: string, init: RequestInit) => {
+      // The address's organization is asked about single sign-on when the field is left.
+      if (url.startsWith("/api/check_sso/")) return jsonResponse(200, { sso: false });
       if (!url.startsWith("/api/user/login/") || init.method !== "POST")
         throw new Error(`unexpected ${init.method} ${url}`);
       bodies.push(JSON.parse(String(init.body)));
@@ -33,6 +35,31 @@ async function fillCredentials(email: string, password: string) {
 }
 
 describe("login page", () => {
+  it("offers the organization's single sign-on once the address is typed", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) =>
+        url === "/api/check_sso/dana%40acme.test/"
+          ? jsonResponse(200, {
+              sso: true,
+              organization: "acme",
+              method: "oidc",
+              login_url: "/api/sso/acme/start/",
+            })
+          : jsonResponse(404, { detail: "Not found." }),
+      ),
+    );
+    renderApp("/login?next=%2Fdashboard%2Fapps");
+    const user = userEvent.setup();
+    await screen.findByRole("heading", { name: "Log in" });
+    await user.type(screen.getByLabelText(/^Email/), "dana@acme.test");
+    await user.tab();
+    const offer = await screen.findByRole("link", { name: "Continue with your organization's sign-in" });
+    expect(offer.getAttribute("href")).toBe(
+      "/api/sso/acme/start/?next=%2Fdashboard%2Fapps&login_hint=dana%40acme.test",
+    );
+  });
+
   beforeEach(() => {
     vi.spyOn(console, "error").mockImplementation(() => {});
   });
@@ -51,11 +78,12 @@ describe("login page", () => {
     // Sign-in answers a token; whatever the next page asks for afterwards is not found.
     vi.stubGlobal(
       "fetch",
-      vi.fn(async (url: string) =>
-        url.startsWith("/api/user/login/")
+      vi.fn(async (url: string) => {
+        if (url.startsWith("/api/check_sso/")) return jsonResponse(200, { sso: false });
+        return url.startsWith("/api/user/login/")
           ? jsonResponse(200, { token: "tok-2" })
-          : jsonResponse(404, { detail: "Not found." }),
-      ),
+          : jsonResponse(404, { detail: "Not found." });
+      }),
     );
     const first = renderApp("/login?next=%2Fgetapp%2Fk1");
     await fillCredentials("ann@example.com", "s3cret-pass");
@@ -80,6 +108,7 @@ describe("login page", () => {
     vi.stubGlobal(
       "fetch",
       vi.fn(async (url: string) => {
+        if (url.startsWith("/api/check_sso/")) return jsonResponse(200, { sso: false });
         urls.push(url);
         if (url === "/api/user/login/")
           return jsonResponse(200, { mobile_only: true, token: "must-not-stay" });

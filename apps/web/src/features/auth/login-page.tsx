@@ -1,9 +1,15 @@
 import { Anchor, Button, Divider, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { type LoginInput, type LoginResponse, requestLogin } from "../../api/auth.ts";
+import {
+  type LoginInput,
+  type LoginResponse,
+  lookUpSsoByEmail,
+  requestLogin,
+  ssoStartUrl,
+} from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
 import { safeNextPath } from "../../api/next-path.ts";
 import { clearSession } from "../../api/token.ts";
@@ -25,6 +31,17 @@ export function LoginPage() {
   const [needsOtp, setNeedsOtp] = useState(false);
   const formErrors = useFormErrors(LOGIN_FIELDS);
   const { errors } = formErrors;
+  // Once the address is typed (and the field left), its organization may offer single sign-on.
+  const [checkedEmail, setCheckedEmail] = useState("");
+  const sso = useQuery({
+    queryKey: ["check-sso", checkedEmail],
+    queryFn: () => lookUpSsoByEmail(checkedEmail),
+    enabled: /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(checkedEmail),
+    staleTime: 60_000,
+  });
+  const ssoUrl = sso.data?.login_url
+    ? ssoStartUrl(sso.data.login_url, { next: safeNextPath(searchParams.get("next")), email: checkedEmail })
+    : null;
 
   const login = useMutation({
     mutationFn: (attempt: { input: LoginInput; mobile: boolean }) =>
@@ -97,8 +114,14 @@ export function LoginPage() {
                   required
                   value={email}
                   onChange={(event) => setEmail(event.currentTarget.value)}
+                  onBlur={() => setCheckedEmail(email.trim())}
                   error={errors.fields.email}
                 />
+                {ssoUrl ? (
+                  <Button component="a" href={ssoUrl} variant="light" fullWidth data-testid="sso-offer">
+                    {t("login.sso_offer")}
+                  </Button>
+                ) : null}
                 <PasswordInput
                   label={t("fields.password")}
                   name="password"

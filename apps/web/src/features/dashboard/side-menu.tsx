@@ -33,6 +33,7 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
     orgLinks.push({ to: "/dashboard/organization/permission-groups", labelKey: "menu.permission_groups" });
     orgLinks.push({ to: "/dashboard/organization/storage", labelKey: "menu.storage" });
     orgLinks.push({ to: "/dashboard/organization/mail-server", labelKey: "menu.mail_server" });
+    orgLinks.push({ to: "/dashboard/organization/sign-on", labelKey: "menu.sign_on" });
     orgLinks.push({ to: "/dashboard/organization/plan", labelKey: "menu.plan" });
   }
   orgLinks.push({ to: "/dashboard/organization/new", labelKey: "menu.new_org" });

@@ -1,0 +1,73 @@
+import type { OidcSettings } from "@tarmac/contracts";
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
+
+const NONE: OidcSettings = {
+  configured: false,
+  enabled: false,
+  issuer: "",
+  client_id: "",
+  client_secret_set: false,
+  scopes: "openid email profile",
+  default_role: 3,
+  allowed_domains: [],
+  require_sso: false,
+  redirect_uri: "https://tarmac.test/api/sso/oidc/callback/",
+  login_url: "https://tarmac.test/login-custom-client?org=acme",
+  updated_at: null,
+};
+
+describe("sign-on page", () => {
+  useSignedInTestSession();
+
+  it("checks the provider, shows its refusal under the issuer, then saves", async () => {
+    let patches = 0;
+    const calls = stubApi({
+      "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: [makeOrg({ role: 1 })] })] },
+      "GET /api/orgs-oidc/7/": { status: 200, body: NONE },
+      "PATCH /api/orgs-oidc/7/": (): ApiReply => {
+        patches += 1;
+        return patches === 1
+          ? { status: 400, body: { issuer: ["Could not read the provider's configuration: 404 Not Found"] } }
+          : {
+              status: 200,
+              body: {
+                ...NONE,
+                configured: true,
+                enabled: true,
+                issuer: "https://login.acme.test",
+                client_id: "tarmac",
+                client_secret_set: true,
+                allowed_domains: ["acme.test"],
+                updated_at: "2026-11-25T00:00:00Z",
+              },
+            };
+      },
+    });
+    const user = userEvent.setup();
+    renderApp("/dashboard/organization/sign-on");
+    expect((await screen.findByTestId("redirect-uri")).textContent).toBe(NONE.redirect_uri);
+    const form = screen.getByRole("form", { name: "OpenID Connect" });
+    await user.type(within(form).getByLabelText(/^Issuer URL/), "https://login.acme.test");
+    await user.type(within(form).getByLabelText(/^Client ID/), "tarmac");
+    await user.type(within(form).getByLabelText(/^Client secret/), "s3cret");
+    await user.type(within(form).getByLabelText(/^E-mail domains/), "acme.test{enter}");
+    await user.click(within(form).getByRole("button", { name: "Check and save" }));
+    expect(await within(form).findByText(/Could not read the provider's configuration/)).toBeTruthy();
+    await user.click(within(form).getByRole("button", { name: "Check and save" }));
+    expect(await screen.findByText("Members sign in through https://login.acme.test.")).toBeTruthy();
+    expect(calls.filter((call) => call.method === "PATCH")[1]?.body).toEqual({
+      issuer: "https://login.acme.test",
+      client_id: "tarmac",
+      client_secret: "s3cret",
+      scopes: "openid email profile",
+      enabled: true,
+      default_role: 3,
+      allowed_domains: ["acme.test"],
+      require_sso: false,
+    });
+  });
+});

@@ -1,0 +1,205 @@
+// Organization → Sign-on: OpenID Connect with the company's identity provider, and "Require SSO".
+import {
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  TagsInput,
+  Text,
+  TextInput,
+} from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { OrgData } from "../../api/account.ts";
+import { isAdminRole } from "../../api/roles.ts";
+import { clearOidc, fetchOidc, type OidcSettings, saveOidc, ssoKeys } from "../../api/sso.ts";
+import { useAlerts } from "../../ui/alerts-provider.tsx";
+import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
+import { FormAlert } from "../../ui/forms/form-alert.tsx";
+import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
+import { LoadError } from "../../ui/load-error.tsx";
+import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
+import { PageLoader } from "../../ui/page-loader.tsx";
+import { useCopyWithAlert } from "../../ui/use-copy-with-alert.ts";
+
+const FIELDS = [
+  "issuer",
+  "client_id",
+  "client_secret",
+  "scopes",
+  "enabled",
+  "default_role",
+  "allowed_domains",
+  "require_sso",
+] as const;
+const ROLES = [2, 3, 4, 5] as const;
+
+export function SignOnPage() {
+  const { t } = useTranslation();
+  return (
+    <PageFrame title={t("sign_on.title")} description={t("sign_on.description")}>
+      <ProfileGate needsOrg allow={isAdminRole}>
+        {(_profile, org) => (org ? <SignOnSettings org={org} /> : null)}
+      </ProfileGate>
+    </PageFrame>
+  );
+}
+
+function SignOnSettings({ org }: { org: OrgData }) {
+  const query = useQuery({ queryKey: ssoKeys.oidc(org.org_id), queryFn: () => fetchOidc(org.org_id) });
+  if (query.isPending) return <PageLoader />;
+  if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
+  return <OidcForm key={query.data.updated_at ?? "new"} orgId={org.org_id} saved={query.data} />;
+}
+
+function OidcForm({ orgId, saved }: { orgId: number; saved: OidcSettings }) {
+  const { t } = useTranslation();
+  const alerts = useAlerts();
+  const copy = useCopyWithAlert();
+  const queryClient = useQueryClient();
+  const formErrors = useFormErrors(FIELDS);
+  const [confirming, setConfirming] = useState(false);
+  const [form, setForm] = useState({
+    issuer: saved.issuer,
+    client_id: saved.client_id,
+    client_secret: "",
+    scopes: saved.scopes,
+    enabled: saved.configured ? saved.enabled : true,
+    default_role: String(saved.default_role),
+    allowed_domains: saved.allowed_domains,
+    require_sso: saved.require_sso,
+  });
+  const done = (next: OidcSettings, message: string) => {
+    queryClient.setQueryData(ssoKeys.oidc(orgId), next);
+    alerts.show({ type: "success", message });
+  };
+  const save = useMutation({
+    mutationFn: () =>
+      saveOidc(orgId, {
+        ...form,
+        default_role: Number(form.default_role) as 2 | 3 | 4 | 5,
+      }),
+    onSuccess: (next) => done(next, t("sign_on.saved")),
+    onError: formErrors.showError,
+  });
+  const clear = useMutation({
+    mutationFn: () => clearOidc(orgId),
+    onSuccess: (next) => {
+      setConfirming(false);
+      done(next, t("sign_on.cleared"));
+    },
+    onError: formErrors.showError,
+  });
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    formErrors.reset();
+    save.mutate();
+  };
+  const text = (field: "issuer" | "client_id" | "scopes") => ({
+    value: form[field],
+    onChange: (event: { currentTarget: { value: string } }) =>
+      setForm({ ...form, [field]: event.currentTarget.value }),
+    error: formErrors.errors.fields[field],
+  });
+  return (
+    <Section title={t("sign_on.oidc_title")}>
+      <Text data-testid="sign-on-status">
+        {saved.configured && saved.enabled
+          ? t("sign_on.status_on", { issuer: saved.issuer })
+          : t("sign_on.status_off")}
+      </Text>
+      <Stack gap={4}>
+        <Text fz="sm">{t("sign_on.redirect_uri")}</Text>
+        <Group gap="xs">
+          <Code data-testid="redirect-uri">{saved.redirect_uri}</Code>
+          <Button size="compact-sm" variant="default" onClick={() => void copy(saved.redirect_uri)}>
+            {t("sign_on.copy")}
+          </Button>
+        </Group>
+        <Text fz="sm">{t("sign_on.login_url")}</Text>
+        <Group gap="xs">
+          <Code>{saved.login_url}</Code>
+          <Button size="compact-sm" variant="default" onClick={() => void copy(saved.login_url)}>
+            {t("sign_on.copy")}
+          </Button>
+        </Group>
+      </Stack>
+      <form onSubmit={submit} aria-label={t("sign_on.oidc_title")}>
+        <Stack gap="md" maw={720}>
+          <FormAlert state={formErrors} />
+          <TextInput
+            label={t("sign_on.issuer")}
+            description={t("sign_on.issuer_hint")}
+            required
+            {...text("issuer")}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t("sign_on.client_id")} required autoComplete="off" {...text("client_id")} />
+            <PasswordInput
+              label={t("sign_on.client_secret")}
+              description={saved.client_secret_set ? t("sign_on.secret_saved") : undefined}
+              autoComplete="new-password"
+              required={!saved.client_secret_set}
+              value={form.client_secret}
+              onChange={(event) => setForm({ ...form, client_secret: event.currentTarget.value })}
+              error={formErrors.errors.fields.client_secret}
+            />
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label={t("sign_on.scopes")} {...text("scopes")} />
+            <Select
+              label={t("sign_on.default_role")}
+              data={ROLES.map((role) => ({ value: String(role), label: t(`roles.r${role}`) }))}
+              value={form.default_role}
+              onChange={(value) => setForm({ ...form, default_role: value ?? "3" })}
+              allowDeselect={false}
+              error={formErrors.errors.fields.default_role}
+            />
+          </SimpleGrid>
+          <TagsInput
+            label={t("sign_on.allowed_domains")}
+            description={t("sign_on.allowed_domains_hint")}
+            value={form.allowed_domains}
+            onChange={(value) => setForm({ ...form, allowed_domains: value })}
+            error={formErrors.errors.fields.allowed_domains}
+          />
+          <Checkbox
+            label={t("sign_on.enabled")}
+            checked={form.enabled}
+            onChange={(event) => setForm({ ...form, enabled: event.currentTarget.checked })}
+          />
+          <Checkbox
+            label={t("sign_on.require_sso")}
+            description={t("sign_on.require_sso_hint")}
+            checked={form.require_sso}
+            onChange={(event) => setForm({ ...form, require_sso: event.currentTarget.checked })}
+          />
+          <Group gap="sm">
+            <Button type="submit" loading={save.isPending}>
+              {save.isPending ? t("sign_on.checking") : t("sign_on.save")}
+            </Button>
+            {saved.configured ? (
+              <Button variant="subtle" color="red" onClick={() => setConfirming(true)}>
+                {t("sign_on.clear")}
+              </Button>
+            ) : null}
+          </Group>
+        </Stack>
+      </form>
+      <ConfirmDialog
+        opened={confirming}
+        title={t("sign_on.clear")}
+        message={t("sign_on.clear_confirm")}
+        confirmLabel={t("sign_on.clear")}
+        busy={clear.isPending}
+        onConfirm={() => clear.mutate()}
+        onClose={() => setConfirming(false)}
+      />
+    </Section>
+  );
+}
