@@ -58,7 +58,15 @@ async function check(page: Page, route: string) {
   return (await seriousAccessibilityProblems(page)).map((problem) => ({ route, ...problem }));
 }
 
-const publicRoutes = ["/login", "/signup", "/reset", "/activate", "/pricing", "/login-custom-client"];
+const publicRoutes = [
+  "/login",
+  "/signup",
+  "/reset",
+  "/activate",
+  "/pricing",
+  "/login-custom-client",
+  "/login-custom-client?sso_error=provider",
+];
 const dashboardRoutes = () => [
   "/dashboard",
   "/dashboard/apps",
@@ -71,6 +79,7 @@ const dashboardRoutes = () => [
   "/dashboard/organization/storage",
   "/dashboard/organization/mail-server",
   "/dashboard/feedback",
+  "/dashboard/organization/sign-on",
   "/dashboard/organization/settings",
   "/dashboard/organization/plan",
 ];
