@@ -62,3 +62,21 @@ export const ssoCheck = z
   })
   .meta({ id: "SsoCheck" });
 export type SsoCheck = z.infer<typeof ssoCheck>;
+
+/** `GET /api/orgs-sso-sessions/{id}/`: people holding sessions the organization's single sign-on made. */
+export const ssoSession = z
+  .object({
+    user: z.object({
+      id: z.number().int(),
+      email: z.string(),
+      first_name: z.string(),
+      last_name: z.string(),
+    }),
+    sessions: z.number().int(),
+    signed_in_at: z.string(),
+    last_used_at: z.string().nullable(),
+  })
+  .meta({ id: "SsoSession" });
+export type SsoSession = z.infer<typeof ssoSession>;
+
+export const ssoSessionRevokeInput = z.object({ user: z.number().int().positive() });

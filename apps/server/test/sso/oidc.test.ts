@@ -139,6 +139,35 @@ describe("signing in with OpenID Connect", () => {
     expect(await t.database.db.select().from(users).where(eq(users.email, "dana@acme.test"))).toHaveLength(1);
   });
 
+  it("lets an admin end the sessions single sign-on made", async () => {
+    const { organization, owner } = await organizationWithOidc();
+    const done = await signIn(organization.subdomain, "dana");
+    const token = /tarmac_token=([^;]+)/.exec(String(done.headers["set-cookie"]))?.[1] as string;
+    const sessionsUrl = `/api/orgs-sso-sessions/${organization.id}/`;
+    const listed = await t.app.inject({ url: sessionsUrl, headers: authHeader(owner.token) });
+    expect(listed.json()).toEqual([
+      {
+        user: { id: expect.any(Number), email: "dana@acme.test", first_name: "Dana", last_name: "Scully" },
+        sessions: 1,
+        signed_in_at: expect.any(String),
+        last_used_at: null,
+      },
+    ]);
+    const dana = listed.json()[0].user.id;
+    const revoke = (as: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `${sessionsUrl}revoke/`,
+        headers: authHeader(as),
+        payload: { user: dana },
+      });
+    const member = await addMember(t, organization.id, 3);
+    expect((await revoke(member.token)).statusCode).toBe(403);
+    expect((await revoke(owner.token)).json()).toEqual({ revoked: 1 });
+    expect((await t.app.inject({ url: "/api/profiles/", headers: authHeader(token) })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: sessionsUrl, headers: authHeader(owner.token) })).json()).toEqual([]);
+  });
+
   it("refuses a wrong state, a wrong nonce, an address outside the allowed domains and an account without e-mail", async () => {
     const { organization } = await organizationWithOidc({ allowed_domains: ["only-here.test"] });
     const start = await t.app.inject({ url: `/api/sso/${organization.subdomain}/start/` });

@@ -115,7 +115,9 @@ export class SsoLoginService {
       }
       return user.id;
     });
-    const session = await this.deps.tokens.issueSession(userId);
+    const session = await this.deps.tokens.issueSession(userId, new Date(), this.deps.db, {
+      ssoOrganizationId: pending.organizationId,
+    });
     return { ...session, nextPath: pending.nextPath };
   }
 

@@ -10,6 +10,7 @@ import { OidcSettingsService } from "./oidc-settings.service.ts";
 import { deleteExpiredLoginStates } from "./sso.repo.ts";
 import { registerSsoRoutes } from "./sso.routes.ts";
 import { SsoLoginService } from "./sso-login.service.ts";
+import { SsoSessionsService } from "./sso-sessions.service.ts";
 
 /** Purpose of the SecretBox key that seals identity-provider secrets. */
 const ssoSecretPurpose = "organization-sso";
@@ -33,6 +34,7 @@ export function createSsoModule(
   };
   const oidc = new OidcSettingsService(common);
   const logins = new SsoLoginService({ ...common, users: deps.users, tokens: deps.tokens });
+  const sessions = new SsoSessionsService({ membership: deps.membership, tokens: deps.tokens });
   deps.passwordLogin.refusePasswordsWhen((userId) => logins.passwordRefusal(userId));
   const cleanup = defineJob({
     name: "sso.cleanup",
@@ -42,7 +44,7 @@ export function createSsoModule(
   });
   return {
     services: { ssoLogins: logins },
-    routes: (app) => registerSsoRoutes(app, { oidc, logins, config }),
+    routes: (app) => registerSsoRoutes(app, { oidc, logins, sessions, config }),
     jobs: [cleanup],
     schedules: [{ job: cleanup, cron: "23 * * * *" }],
   } satisfies AppModule;

@@ -1,4 +1,11 @@
-import { oidcSettings, oidcSettingsInput, organizationIdParams, ssoCheck } from "@tarmac/contracts";
+import {
+  oidcSettings,
+  oidcSettingsInput,
+  organizationIdParams,
+  ssoCheck,
+  ssoSession,
+  ssoSessionRevokeInput,
+} from "@tarmac/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -7,15 +14,16 @@ import { cookieOptionsOf, requireActiveActor, setSessionCookie } from "../../htt
 import { errorResponses } from "../../http/error-responses.ts";
 import type { OidcSettingsService } from "./oidc-settings.service.ts";
 import { SsoLoginError, type SsoLoginService } from "./sso-login.service.ts";
+import type { SsoSessionsService } from "./sso-sessions.service.ts";
 
 const tags = ["single sign-on"];
 
 export function registerSsoRoutes(
   app: FastifyInstance,
-  deps: { oidc: OidcSettingsService; logins: SsoLoginService; config: Config },
+  deps: { oidc: OidcSettingsService; logins: SsoLoginService; sessions: SsoSessionsService; config: Config },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { oidc, logins, config } = deps;
+  const { oidc, logins, sessions, config } = deps;
   const cookies = cookieOptionsOf(config);
   /** The sign-in page shows what went wrong; nothing else about the organization leaks. */
   const failed = (reason: string) => `${config.PUBLIC_URL}/login-custom-client?sso_error=${reason}`;
@@ -58,6 +66,34 @@ export function registerSsoRoutes(
       },
     },
     async (request) => oidc.clear(requireActiveActor(request).userId, request.params.id),
+  );
+
+  routes.get(
+    "/api/orgs-sso-sessions/:id/",
+    {
+      schema: {
+        tags,
+        summary: "People holding sessions the organization's single sign-on made (admins)",
+        params: organizationIdParams,
+        response: { 200: z.array(ssoSession), ...errorResponses },
+      },
+    },
+    async (request) => sessions.list(requireActiveActor(request).userId, request.params.id),
+  );
+
+  routes.post(
+    "/api/orgs-sso-sessions/:id/revoke/",
+    {
+      schema: {
+        tags,
+        summary: "End a person's sessions made by the organization's single sign-on",
+        params: organizationIdParams,
+        body: ssoSessionRevokeInput,
+        response: { 200: z.object({ revoked: z.number().int() }), ...errorResponses },
+      },
+    },
+    async (request) =>
+      sessions.revoke(requireActiveActor(request).userId, request.params.id, request.body.user),
   );
 
   routes.get(

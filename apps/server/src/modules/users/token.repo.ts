@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, or } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { authTokens, users } from "./users.tables.ts";
 
@@ -6,7 +6,13 @@ export type TokenKind = "session" | "api_key";
 
 export async function insertToken(
   db: Database,
-  row: { userId: number; tokenHash: string; kind: TokenKind; expiresAt: Date | null },
+  row: {
+    userId: number;
+    tokenHash: string;
+    kind: TokenKind;
+    expiresAt: Date | null;
+    ssoOrganizationId?: number | null;
+  },
 ): Promise<number> {
   const [created] = await db.insert(authTokens).values(row).returning({ id: authTokens.id });
   if (!created) throw new Error("token insert returned no row");
@@ -78,4 +84,44 @@ export async function listUserTokens(db: Database, userId: number) {
     .from(authTokens)
     .where(eq(authTokens.userId, userId))
     .orderBy(authTokens.id);
+}
+
+/** Live sessions an organization's single sign-on made, with their people. */
+export function listSsoSessions(db: Database, organizationId: number, now: Date) {
+  return db
+    .select({
+      userId: authTokens.userId,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      createdAt: authTokens.createdAt,
+      lastUsedAt: authTokens.lastUsedAt,
+    })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(
+      and(
+        eq(authTokens.ssoOrganizationId, organizationId),
+        isNull(authTokens.revokedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(authTokens.createdAt))
+    .limit(1000);
+}
+
+/** Ends the person's sessions made by the organization's single sign-on; returns how many. */
+export async function revokeSsoSessions(db: Database, organizationId: number, userId: number, now: Date) {
+  const revoked = await db
+    .update(authTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(authTokens.ssoOrganizationId, organizationId),
+        eq(authTokens.userId, userId),
+        isNull(authTokens.revokedAt),
+      ),
+    )
+    .returning({ id: authTokens.id });
+  return revoked.map((row) => row.id);
 }

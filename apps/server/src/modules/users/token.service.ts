@@ -8,8 +8,10 @@ import { isoOrNull, type PersonalDataSection } from "../../platform/personal-dat
 import {
   findLiveToken,
   insertToken,
+  listSsoSessions,
   listUserTokens,
   markTokenUsed,
+  revokeSsoSessions,
   revokeToken,
   revokeUserTokens,
 } from "./token.repo.ts";
@@ -36,6 +38,7 @@ export class TokenService {
     userId: number,
     now = new Date(),
     db = this.deps.db,
+    options: { ssoOrganizationId?: number } = {},
   ): Promise<{ token: string; tokenId: number; expiresAt: Date }> {
     const token = generateToken();
     const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
@@ -44,6 +47,7 @@ export class TokenService {
       tokenHash: hashToken(token),
       kind: "session",
       expiresAt,
+      ssoOrganizationId: options.ssoOrganizationId ?? null,
     });
     return { token, tokenId, expiresAt };
   }
@@ -83,6 +87,18 @@ export class TokenService {
   /** Signs the user out everywhere, except the session `keepTokenId` (a password change keeps its own). */
   async revokeSessions(userId: number, options: { keepTokenId?: number; db?: Database } = {}): Promise<void> {
     await revokeUserTokens(options.db ?? this.deps.db, userId, "session", new Date(), options.keepTokenId);
+  }
+
+  /** Sessions made by an organization's single sign-on that are still live. */
+  listSsoSessions(organizationId: number, now = new Date()) {
+    return listSsoSessions(this.deps.db, organizationId, now);
+  }
+
+  /** Ends a person's sessions made by the organization's single sign-on; returns how many. */
+  async revokeSsoSessions(organizationId: number, userId: number): Promise<number> {
+    const ids = await revokeSsoSessions(this.deps.db, organizationId, userId, new Date());
+    for (const id of ids) this.lastTouched.delete(id);
+    return ids.length;
   }
 
   async revokeApiKeys(userId: number, db = this.deps.db): Promise<void> {

@@ -34,9 +34,12 @@ export const authTokens = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The organization whose single sign-on made this session (its admins may end it). */
+    ssoOrganizationId: bigint("sso_organization_id", { mode: "number" }),
   },
   (table) => [
     uniqueIndex("auth_tokens_hash_key").on(table.tokenHash),
     index("auth_tokens_user_idx").on(table.userId),
+    index("auth_tokens_sso_org_idx").on(table.ssoOrganizationId),
   ],
 );

@@ -28,6 +28,18 @@ describe("sign-on page", () => {
     const calls = stubApi({
       "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: [makeOrg({ role: 1 })] })] },
       "GET /api/orgs-oidc/7/": { status: 200, body: NONE },
+      "GET /api/orgs-sso-sessions/7/": {
+        status: 200,
+        body: [
+          {
+            user: { id: 31, email: "dana@acme.test", first_name: "Dana", last_name: "Scully" },
+            sessions: 2,
+            signed_in_at: "2026-11-24T09:00:00Z",
+            last_used_at: null,
+          },
+        ],
+      },
+      "POST /api/orgs-sso-sessions/7/revoke/": { status: 200, body: { revoked: 2 } },
       "PATCH /api/orgs-oidc/7/": (): ApiReply => {
         patches += 1;
         return patches === 1
@@ -59,6 +71,9 @@ describe("sign-on page", () => {
     expect(await within(form).findByText(/Could not read the provider's configuration/)).toBeTruthy();
     await user.click(within(form).getByRole("button", { name: "Check and save" }));
     expect(await screen.findByText("Members sign in through https://login.acme.test.")).toBeTruthy();
+    await user.click(await screen.findByRole("button", { name: "End the sessions of dana@acme.test" }));
+    expect(await screen.findByText("Sessions ended: 2.")).toBeTruthy();
+    expect(calls.find((call) => call.method === "POST")?.body).toEqual({ user: 31 });
     expect(calls.filter((call) => call.method === "PATCH")[1]?.body).toEqual({
       issuer: "https://login.acme.test",
       client_id: "tarmac",

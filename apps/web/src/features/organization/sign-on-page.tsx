@@ -26,6 +26,7 @@ import { LoadError } from "../../ui/load-error.tsx";
 import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useCopyWithAlert } from "../../ui/use-copy-with-alert.ts";
+import { SsoSessionsSection } from "./sso-sessions-section.tsx";
 
 const FIELDS = [
   "issuer",
@@ -54,7 +55,12 @@ function SignOnSettings({ org }: { org: OrgData }) {
   const query = useQuery({ queryKey: ssoKeys.oidc(org.org_id), queryFn: () => fetchOidc(org.org_id) });
   if (query.isPending) return <PageLoader />;
   if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
-  return <OidcForm key={query.data.updated_at ?? "new"} orgId={org.org_id} saved={query.data} />;
+  return (
+    <>
+      <OidcForm key={query.data.updated_at ?? "new"} orgId={org.org_id} saved={query.data} />
+      {query.data.configured ? <SsoSessionsSection orgId={org.org_id} /> : null}
+    </>
+  );
 }
 
 function OidcForm({ orgId, saved }: { orgId: number; saved: OidcSettings }) {
