@@ -29,6 +29,8 @@ export interface Harness {
   baseUrl: string;
   browser: Browser;
   newContext(options?: Parameters<Browser["newContext"]>[0]): Promise<BrowserContext>;
+  /** A desktop-sized browser context that carries the session cookie of `token`. */
+  signedInContext(token: string, options?: Parameters<Browser["newContext"]>[0]): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,15 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     baseUrl,
     browser,
     newContext: (options) => browser.newContext({ baseURL: baseUrl, ...options }),
+    async signedInContext(token, options) {
+      const context = await browser.newContext({
+        baseURL: baseUrl,
+        viewport: { width: 1280, height: 900 },
+        ...options,
+      });
+      await context.addCookies([{ name: "tarmac_token", value: token, url: baseUrl }]);
+      return context;
+    },
     async close() {
       await browser.close();
       server.child.kill("SIGTERM");

@@ -61,8 +61,7 @@ afterAll(async () => {
 
 describe("the feedback inbox", () => {
   it("opens a report from the keyboard, shows the screenshot and resolves it", async () => {
-    const context = await harness.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await harness.signedInContext(token);
     const page = await context.newPage();
     await page.goto("/dashboard/feedback");
     const list = page.getByRole("table", { name: en.feedback.list_label });

@@ -50,8 +50,7 @@ afterAll(async () => {
 describe("the Integrations tab", () => {
   it("adds a webhook, shows its secret once, and logs the test event the endpoint accepted", async () => {
     const url = receiver.script("/ci", [{ status: 200, body: "thanks" }]);
-    const context = await harness.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await harness.signedInContext(token);
     const page = await context.newPage();
     await page.goto(`/dashboard/apps/${appId}`);
     await page.getByRole("tab", { name: en.integrations.tab }).click();

@@ -53,8 +53,7 @@ afterAll(async () => {
 
 describe("single sign-on with OpenID Connect", () => {
   it("is set up in the organization's settings and signs a colleague in through the provider", async () => {
-    const owner = await harness.newContext({ viewport: { width: 1280, height: 900 } });
-    await owner.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const owner = await harness.signedInContext(token);
     const page = await owner.newPage();
     await page.goto("/dashboard/organization/sign-on");
     await page.getByTestId("sign-on-status").waitFor();

@@ -47,8 +47,7 @@ afterAll(async () => {
 
 describe("the Storage page", () => {
   it("tests a bucket, switches new files to it, and moves the existing builds there", async () => {
-    const context = await harness.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: "tarmac_token", value: token, url: harness.baseUrl }]);
+    const context = await harness.signedInContext(token);
     const page = await context.newPage();
     await page.goto("/dashboard/organization/storage");
     await page.getByTestId("storage-status").waitFor();
