@@ -80,3 +80,63 @@ export const ssoSession = z
 export type SsoSession = z.infer<typeof ssoSession>;
 
 export const ssoSessionRevokeInput = z.object({ user: z.number().int().positive() });
+
+/** The four SAML kinds and the multipart part that carries each one's IdP metadata file. */
+export const samlKinds = ["okta", "google", "entra", "custom"] as const;
+export type SamlKind = (typeof samlKinds)[number];
+export const samlMetadataFields: Record<SamlKind, string> = {
+  okta: "okta_sso_metadata",
+  google: "google_idp_metadata",
+  entra: "entra_id_metadata",
+  custom: "customsso_metadata",
+};
+
+/** `GET /api/orgs-sso-{kind}/{id}/`: a SAML identity provider. The SP private key is never sent back. */
+export const samlSettings = z
+  .object({
+    kind: z.enum(samlKinds),
+    configured: z.boolean(),
+    enabled: z.boolean(),
+    idp_entity_id: z.string(),
+    idp_sso_url: z.string(),
+    /** When the first IdP signing certificate expires. */
+    idp_certificate_expires: z.string().nullable(),
+    metadata_url: z.string(),
+    sp_certificate_set: z.boolean(),
+    sp_private_key_set: z.boolean(),
+    default_role: z.number().int(),
+    allowed_domains: z.array(z.string()),
+    require_sso: z.boolean(),
+    /** What to paste into the IdP. */
+    sp_entity_id: z.string(),
+    acs_url: z.string(),
+    sp_metadata_url: z.string(),
+    login_url: z.string(),
+    updated_at: z.string().nullable(),
+  })
+  .meta({ id: "SamlSettings" });
+export type SamlSettings = z.infer<typeof samlSettings>;
+
+/** The text parts of the multipart PUT (files: the kind's metadata, `certificate_file`, `private_key_file`). */
+export const samlSettingsFields = z.object({
+  metadata_url: z.string().trim().max(2000, longest(2000)).default(""),
+  enabled: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
+  default_role: z.coerce
+    .number()
+    .pipe(z.union([z.literal(2), z.literal(3), z.literal(4), z.literal(5)]))
+    .default(3),
+  /** Comma- or space-separated. */
+  allowed_domains: z
+    .string()
+    .default("")
+    .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+    .pipe(domainList),
+  require_sso: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
+});
+export type SamlSettingsFields = z.infer<typeof samlSettingsFields>;

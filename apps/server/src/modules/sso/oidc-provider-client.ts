@@ -13,10 +13,9 @@ export interface OidcClientSettings {
  * targets (then plain http is allowed too: an on-premises provider, or a test).
  */
 export async function discoverProvider(settings: OidcClientSettings, allowPrivateTargets: boolean) {
-  const guardedFetch: typeof fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    await resolvePublicAddress(url.hostname, allowPrivateTargets);
-    return fetch(input, { ...init, redirect: "manual" });
+  const guardedFetch: client.CustomFetch = async (url, options) => {
+    await resolvePublicAddress(new URL(url).hostname, allowPrivateTargets);
+    return fetch(url, { ...(options as RequestInit), redirect: "manual" });
   };
   const config = await client.discovery(
     new URL(settings.issuer),

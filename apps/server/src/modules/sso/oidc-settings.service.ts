@@ -11,10 +11,10 @@ import {
   deleteConnection,
   findConnection,
   findRequireSso,
-  listConnectionsForDomain,
   saveConnection,
   saveRequireSso,
 } from "./sso.repo.ts";
+import { domainsClaimedElsewhere } from "./sso-domains.ts";
 
 export interface OidcConnectionSettings {
   issuer: string;
@@ -71,7 +71,7 @@ export class OidcSettingsService {
     if (!input.scopes.split(/\s+/).includes("openid")) {
       throw AppError.validation({ scopes: ["The scopes must include openid."] });
     }
-    const claimed = await this.domainsClaimedElsewhere(organizationId, input.allowed_domains);
+    const claimed = await domainsClaimedElsewhere(this.deps.db, organizationId, input.allowed_domains);
     if (claimed.length > 0) {
       throw AppError.validation({
         allowed_domains: [`Another organization signs in people of ${claimed.join(", ")}.`],
@@ -106,16 +106,6 @@ export class OidcSettingsService {
       await saveRequireSso(tx, organizationId, input.require_sso);
     });
     return this.present(organizationId);
-  }
-
-  /** A domain leads its people to one organization's sign-in: the first to claim it keeps it. */
-  private async domainsClaimedElsewhere(organizationId: number, domains: string[]): Promise<string[]> {
-    const claimed: string[] = [];
-    for (const domain of new Set(domains)) {
-      const owners = await listConnectionsForDomain(this.deps.db, domain);
-      if (owners.some((row) => row.organizationId !== organizationId)) claimed.push(domain);
-    }
-    return claimed;
   }
 
   async clear(actorUserId: number, organizationId: number): Promise<OidcSettings> {

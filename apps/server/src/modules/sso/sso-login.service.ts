@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import type { SsoCheck } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
@@ -9,12 +11,21 @@ import type { UserService } from "../users/user.service.ts";
 import { discoverProvider, finishAuthorization, startAuthorization } from "./oidc-provider-client.ts";
 import { type OidcConnectionSettings, oidcRedirectUri } from "./oidc-settings.service.ts";
 import {
+  assertionIdOf,
+  personOfProfile,
+  type SamlConnectionSettings,
+  samlRequestMaxAgeMs,
+  samlServiceProvider,
+} from "./saml-client.ts";
+import {
+  claimAssertion,
   findConnection,
   findRequireSso,
   insertLoginState,
   listConnectionsForDomain,
   listEnabledConnections,
   type SsoConnectionRow,
+  type SsoKind,
   takeLoginState,
 } from "./sso.repo.ts";
 
@@ -50,8 +61,11 @@ export class SsoLoginService {
   /** Where the browser goes to sign in to the organization named by its subdomain. */
   async start(subdomain: string, next: string | undefined, loginHint?: string): Promise<URL> {
     const organization = await this.deps.organizations.findBySubdomain(subdomain);
-    const connection = organization ? await findConnection(this.deps.db, organization.id, "oidc") : null;
-    if (!organization || !connection?.enabled) throw new SsoLoginError("unknown_organization");
+    const connections = organization ? await listEnabledConnections(this.deps.db, organization.id) : [];
+    // OpenID Connect when the organization has it, else its SAML provider.
+    const connection = connections.find((row) => row.kind === "oidc") ?? connections[0];
+    if (!organization || !connection) throw new SsoLoginError("unknown_organization");
+    if (connection.kind !== "oidc") return this.startSaml(connection, next);
     const config = await this.configOf(connection);
     const started = await startAuthorization(config, {
       redirectUri: oidcRedirectUri(this.deps.publicUrl),
@@ -77,7 +91,7 @@ export class SsoLoginService {
   async finish(callbackUrl: URL): Promise<{ token: string; expiresAt: Date; nextPath: string }> {
     const state = callbackUrl.searchParams.get("state") ?? "";
     const pending = state ? await takeLoginState(this.deps.db, state) : null;
-    if (!pending) throw new SsoLoginError("expired");
+    if (pending?.kind !== "oidc") throw new SsoLoginError("expired");
     const connection = await findConnection(this.deps.db, pending.organizationId, "oidc");
     if (!connection?.enabled) throw new SsoLoginError("unknown_organization");
     let person: Awaited<ReturnType<typeof finishAuthorization>>;
@@ -86,11 +100,73 @@ export class SsoLoginService {
     } catch {
       throw new SsoLoginError("provider");
     }
-    if (!person.email || !person.emailVerified) throw new SsoLoginError("no_email");
+    if (!person.emailVerified) throw new SsoLoginError("no_email");
+    return this.admit(connection, person, pending.nextPath);
+  }
+
+  private async startSaml(connection: SsoConnectionRow, next: string | undefined): Promise<URL> {
+    const state = randomBytes(24).toString("base64url");
+    await insertLoginState(this.deps.db, {
+      state,
+      organizationId: connection.organizationId,
+      kind: connection.kind,
+      nonce: "",
+      codeVerifier: "",
+      nextPath: safeNextPath(next),
+      expiresAt: new Date(Date.now() + loginStateSeconds * 1000),
+    });
+    return new URL(await this.samlOf(connection).getAuthorizeUrlAsync(state, undefined, {}));
+  }
+
+  /**
+   * Finishes a SAML sign-in posted to the organization's ACS: the answer must be to a request
+   * this instance or another one sent (InResponseTo), signed, for this audience, fresh, and its
+   * assertion never used before.
+   */
+  async finishSaml(organizationId: number, form: { SAMLResponse?: string; RelayState?: string }) {
+    const pending = form.RelayState ? await takeLoginState(this.deps.db, form.RelayState) : null;
+    if (!pending || pending.organizationId !== organizationId || pending.kind === "oidc") {
+      throw new SsoLoginError("expired");
+    }
+    const connection = await findConnection(this.deps.db, organizationId, pending.kind as SsoKind);
+    if (!connection?.enabled) throw new SsoLoginError("unknown_organization");
+    let profile: Record<string, unknown>;
+    let assertionXml = "";
+    try {
+      const result = await this.samlOf(connection).validatePostResponseAsync({
+        SAMLResponse: form.SAMLResponse ?? "",
+      });
+      if (!result.profile) throw new Error("no profile");
+      profile = result.profile as unknown as Record<string, unknown>;
+      assertionXml = result.profile.getAssertionXml?.() ?? "";
+    } catch {
+      throw new SsoLoginError("provider");
+    }
+    const assertionId = assertionIdOf(assertionXml);
+    if (
+      !assertionId ||
+      !(await claimAssertion(this.deps.db, assertionId, new Date(Date.now() + samlRequestMaxAgeMs * 2)))
+    ) {
+      throw new SsoLoginError("provider");
+    }
+    return this.admit(connection, personOfProfile(profile), pending.nextPath);
+  }
+
+  /**
+   * Lets a person the provider vouched for in: the account (made on the first sign-in, names
+   * kept up to date), the membership (the default role on the first sign-in), a session.
+   */
+  private async admit(
+    connection: SsoConnectionRow,
+    person: { email: string; firstName: string; lastName: string },
+    nextPath: string,
+  ): Promise<{ token: string; expiresAt: Date; nextPath: string }> {
+    if (!person.email) throw new SsoLoginError("no_email");
     const domain = person.email.slice(person.email.lastIndexOf("@") + 1);
     if (connection.allowedDomains.length > 0 && !connection.allowedDomains.includes(domain)) {
       throw new SsoLoginError("domain");
     }
+    const organizationId = connection.organizationId;
     const userId = await this.deps.db.transaction(async (tx) => {
       const names = {
         ...(person.firstName ? { firstName: person.firstName } : {}),
@@ -106,19 +182,19 @@ export class SsoLoginService {
         // The provider vouched for the address: an invited account is now active.
         await this.deps.users.update(user.id, { ...names, isActive: true }, tx);
       }
-      const member = await this.deps.membership.findMemberByUser(pending.organizationId, user.id, tx);
+      const member = await this.deps.membership.findMemberByUser(organizationId, user.id, tx);
       if (!member) {
         await this.deps.membership.addMember(
-          { organizationId: pending.organizationId, userId: user.id, role: connection.defaultRole },
+          { organizationId, userId: user.id, role: connection.defaultRole },
           tx,
         );
       }
       return user.id;
     });
     const session = await this.deps.tokens.issueSession(userId, new Date(), this.deps.db, {
-      ssoOrganizationId: pending.organizationId,
+      ssoOrganizationId: organizationId,
     });
-    return { ...session, nextPath: pending.nextPath };
+    return { ...session, nextPath };
   }
 
   /** By an e-mail address or its domain: whether that organization signs in with SSO. */
@@ -165,6 +241,24 @@ export class SsoLoginService {
       login_url: `/api/sso/${encodeURIComponent(subdomain)}/start/`,
       required: await findRequireSso(this.deps.db, connection.organizationId),
     };
+  }
+
+  /** The SP metadata of the organization's SAML connection (signing certificate included when set). */
+  async samlMetadata(organizationId: number): Promise<string> {
+    const connections = await listEnabledConnections(this.deps.db, organizationId);
+    const connection = connections.find((row) => row.kind !== "oidc");
+    if (!connection) throw AppError.notFound();
+    const settings = connection.settings as SamlConnectionSettings;
+    return this.samlOf(connection).generateServiceProviderMetadata(null, settings.spCertificate);
+  }
+
+  private samlOf(connection: SsoConnectionRow) {
+    return samlServiceProvider(this.deps.db, {
+      publicUrl: this.deps.publicUrl,
+      organizationId: connection.organizationId,
+      settings: connection.settings as SamlConnectionSettings,
+      spPrivateKey: connection.secretSealed ? this.deps.box.open(connection.secretSealed) : null,
+    });
   }
 
   private configOf(connection: SsoConnectionRow) {

@@ -7,7 +7,9 @@ import type { AuthServices } from "../auth/auth.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
 import { OidcSettingsService } from "./oidc-settings.service.ts";
-import { deleteExpiredLoginStates } from "./sso.repo.ts";
+import { samlRequestMaxAgeMs } from "./saml-client.ts";
+import { SamlSettingsService } from "./saml-settings.service.ts";
+import { deleteExpiredLoginStates, deleteExpiredSamlRecords } from "./sso.repo.ts";
 import { registerSsoRoutes } from "./sso.routes.ts";
 import { SsoLoginService } from "./sso-login.service.ts";
 import { SsoSessionsService } from "./sso-sessions.service.ts";
@@ -33,6 +35,7 @@ export function createSsoModule(
     allowPrivateTargets,
   };
   const oidc = new OidcSettingsService(common);
+  const saml = new SamlSettingsService(common);
   const logins = new SsoLoginService({ ...common, users: deps.users, tokens: deps.tokens });
   const sessions = new SsoSessionsService({ membership: deps.membership, tokens: deps.tokens });
   deps.passwordLogin.refusePasswordsWhen((userId) => logins.passwordRefusal(userId));
@@ -40,11 +43,14 @@ export function createSsoModule(
     name: "sso.cleanup",
     schema: z.object({}),
     retry: { limit: 0 },
-    handler: async () => deleteExpiredLoginStates(db),
+    handler: async () => {
+      await deleteExpiredLoginStates(db);
+      await deleteExpiredSamlRecords(db, new Date(), samlRequestMaxAgeMs);
+    },
   });
   return {
     services: { ssoLogins: logins },
-    routes: (app) => registerSsoRoutes(app, { oidc, logins, sessions, config }),
+    routes: (app) => registerSsoRoutes(app, { oidc, saml, logins, sessions, config }),
     jobs: [cleanup],
     schedules: [{ job: cleanup, cron: "23 * * * *" }],
   } satisfies AppModule;

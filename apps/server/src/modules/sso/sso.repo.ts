@@ -1,6 +1,12 @@
 import { and, arrayContains, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { ssoConnections, ssoLoginStates, ssoPolicies } from "./sso.tables.ts";
+import {
+  ssoConnections,
+  ssoLoginStates,
+  ssoPolicies,
+  ssoSamlRequests,
+  ssoUsedAssertions,
+} from "./sso.tables.ts";
 
 export type SsoConnectionRow = typeof ssoConnections.$inferSelect;
 export type SsoKind = "oidc" | "okta" | "google" | "entra" | "custom";
@@ -85,4 +91,53 @@ export async function takeLoginState(db: Database, state: string, now = new Date
 
 export async function deleteExpiredLoginStates(db: Database, now = new Date()): Promise<void> {
   await db.delete(ssoLoginStates).where(lt(ssoLoginStates.expiresAt, now));
+}
+
+/** node-saml's request cache, in the database so that any instance can finish a sign-in. */
+export function samlRequestCache(db: Database, maxAgeMs: number) {
+  return {
+    async saveAsync(key: string, value: string) {
+      const [row] = await db
+        .insert(ssoSamlRequests)
+        .values({ id: key, value })
+        .onConflictDoNothing()
+        .returning();
+      return row ? { value: row.value, createdAt: row.createdAt.getTime() } : null;
+    },
+    async getAsync(key: string) {
+      const [row] = await db
+        .select()
+        .from(ssoSamlRequests)
+        .where(
+          and(eq(ssoSamlRequests.id, key), gt(ssoSamlRequests.createdAt, new Date(Date.now() - maxAgeMs))),
+        );
+      return row?.value ?? null;
+    },
+    async removeAsync(key: string | null) {
+      if (!key) return null;
+      const [row] = await db.delete(ssoSamlRequests).where(eq(ssoSamlRequests.id, key)).returning();
+      return row?.value ?? null;
+    },
+  };
+}
+
+/** Records an assertion as used; false when it already was (a replay). */
+export async function claimAssertion(db: Database, id: string, expiresAt: Date): Promise<boolean> {
+  const inserted = await db
+    .insert(ssoUsedAssertions)
+    .values({ id, expiresAt })
+    .onConflictDoNothing()
+    .returning();
+  return inserted.length === 1;
+}
+
+export async function deleteExpiredSamlRecords(
+  db: Database,
+  now: Date,
+  requestMaxAgeMs: number,
+): Promise<void> {
+  await db.delete(ssoUsedAssertions).where(lt(ssoUsedAssertions.expiresAt, now));
+  await db
+    .delete(ssoSamlRequests)
+    .where(lt(ssoSamlRequests.createdAt, new Date(now.getTime() - requestMaxAgeMs)));
 }

@@ -2,6 +2,10 @@ import {
   oidcSettings,
   oidcSettingsInput,
   organizationIdParams,
+  samlKinds,
+  samlMetadataFields,
+  samlSettings,
+  samlSettingsFields,
   ssoCheck,
   ssoSession,
   ssoSessionRevokeInput,
@@ -12,18 +16,27 @@ import { z } from "zod";
 import type { Config } from "../../config.ts";
 import { cookieOptionsOf, requireActiveActor, setSessionCookie } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
+import { parseInput } from "../../http/parse-input.ts";
+import { readSmallFileForm } from "../../http/small-file-form.ts";
 import type { OidcSettingsService } from "./oidc-settings.service.ts";
+import { maxMetadataBytes, type SamlSettingsService } from "./saml-settings.service.ts";
 import { SsoLoginError, type SsoLoginService } from "./sso-login.service.ts";
 import type { SsoSessionsService } from "./sso-sessions.service.ts";
 
 const tags = ["single sign-on"];
 
-export function registerSsoRoutes(
+export async function registerSsoRoutes(
   app: FastifyInstance,
-  deps: { oidc: OidcSettingsService; logins: SsoLoginService; sessions: SsoSessionsService; config: Config },
+  deps: {
+    oidc: OidcSettingsService;
+    saml: SamlSettingsService;
+    logins: SsoLoginService;
+    sessions: SsoSessionsService;
+    config: Config;
+  },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { oidc, logins, sessions, config } = deps;
+  const { oidc, saml, logins, sessions, config } = deps;
   const cookies = cookieOptionsOf(config);
   /** The sign-in page shows what went wrong; nothing else about the organization leaks. */
   const failed = (reason: string) => `${config.PUBLIC_URL}/login-custom-client?sso_error=${reason}`;
@@ -67,6 +80,97 @@ export function registerSsoRoutes(
     },
     async (request) => oidc.clear(requireActiveActor(request).userId, request.params.id),
   );
+
+  for (const kind of samlKinds) {
+    routes.get(
+      `/api/orgs-sso-${kind}/:id/`,
+      {
+        schema: {
+          tags,
+          summary: `The organization's ${kind} SAML identity provider (the SP private key is never sent back)`,
+          params: organizationIdParams,
+          response: { 200: samlSettings, ...errorResponses },
+        },
+      },
+      async (request) => saml.get(requireActiveActor(request).userId, request.params.id, kind),
+    );
+    routes.put(
+      `/api/orgs-sso-${kind}/:id/`,
+      {
+        schema: {
+          tags,
+          summary: `Set up ${kind} SAML (multipart: ${samlMetadataFields[kind]} or metadata_url, certificate_file, private_key_file; an empty file clears it)`,
+          params: organizationIdParams,
+          consumes: ["multipart/form-data"],
+          response: { 200: samlSettings, ...errorResponses },
+        },
+      },
+      async (request) => {
+        const actor = requireActiveActor(request);
+        const metadataField = samlMetadataFields[kind];
+        const form = await readSmallFileForm(request, {
+          [metadataField]: { maxBytes: maxMetadataBytes, tooLarge: "The metadata is larger than 1 MB." },
+          certificate_file: { maxBytes: 64 * 1024, tooLarge: "The certificate is larger than 64 KB." },
+          private_key_file: { maxBytes: 64 * 1024, tooLarge: "The private key is larger than 64 KB." },
+        });
+        const fields = parseInput(samlSettingsFields, form.fields);
+        return saml.put(actor.userId, request.params.id, kind, fields, {
+          ...(form.files[metadataField] ? { metadata: form.files[metadataField] } : {}),
+          ...(form.files.certificate_file ? { certificate: form.files.certificate_file } : {}),
+          ...(form.files.private_key_file ? { privateKey: form.files.private_key_file } : {}),
+        });
+      },
+    );
+  }
+
+  routes.get(
+    "/api/sso/saml/:id/metadata/",
+    {
+      schema: {
+        tags,
+        summary: "This organization's SAML service provider metadata, for its IdP",
+        params: organizationIdParams,
+      },
+    },
+    async (request, reply) => {
+      const xml = await logins.samlMetadata(request.params.id);
+      return reply.type("application/samlmetadata+xml").send(xml);
+    },
+  );
+
+  // The IdP posts an HTML form here: url-encoded bodies are read for this route only.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: 512 * 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      "/api/sso/saml/:id/acs/",
+      {
+        schema: {
+          tags,
+          summary: "The identity provider posts the SAML response here (302 into the app)",
+          params: organizationIdParams,
+          body: z.object({
+            SAMLResponse: z.string().max(400_000).optional(),
+            RelayState: z.string().max(200).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        try {
+          const session = await logins.finishSaml(request.params.id, request.body);
+          setSessionCookie(reply, cookies, session.token, session.expiresAt);
+          return reply.redirect(`${config.PUBLIC_URL}${session.nextPath}`, 302);
+        } catch (error) {
+          if (error instanceof SsoLoginError) return reply.redirect(failed(error.reason), 302);
+          request.log.warn({ err: error }, "SAML sign-in could not finish");
+          return reply.redirect(failed("provider"), 302);
+        }
+      },
+    );
+  });
 
   routes.get(
     "/api/orgs-sso-sessions/:id/",

@@ -64,3 +64,24 @@ export const ssoLoginStates = pgTable(
   },
   (table) => [index("sso_login_states_expires_idx").on(table.expiresAt)],
 );
+
+/** SAML requests sent and not answered yet (InResponseTo), shared by every instance. */
+export const ssoSamlRequests = pgTable(
+  "sso_saml_requests",
+  {
+    id: text("id").primaryKey(),
+    value: text("value").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("sso_saml_requests_created_idx").on(table.createdAt)],
+);
+
+/** Assertions already used to sign in: one may not be played again while it is still valid. */
+export const ssoUsedAssertions = pgTable(
+  "sso_used_assertions",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("sso_used_assertions_expires_idx").on(table.expiresAt)],
+);
