@@ -19,8 +19,11 @@ export interface AxeProblem {
  */
 export async function seriousAccessibilityProblems(page: Page, within?: string): Promise<AxeProblem[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
-  // Colours are measured as shown: let opening dialogs and menus finish fading in first.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+  // Colours are measured as shown: let opening dialogs and menus finish fading in first. An
+  // animation cancelled meanwhile (a transition replaced by the next one) rejects: that is done too.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+  );
   const violations = await page.evaluate(async (selector) => {
     const axe = (
       window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<unknown> } }

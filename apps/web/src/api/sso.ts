@@ -1,8 +1,17 @@
 // The organization's single sign-on (OpenID Connect for now).
-import type { OidcSettings, OidcSettingsInput, SsoSession } from "@tarmac/contracts";
+import {
+  type OidcSettings,
+  type OidcSettingsInput,
+  type SamlKind,
+  type SamlSettings,
+  type SsoSession,
+  samlKinds,
+  samlMetadataFields,
+} from "@tarmac/contracts";
 import { api } from "./client.ts";
 
-export type { OidcSettings, OidcSettingsInput, SsoSession };
+export type { OidcSettings, OidcSettingsInput, SamlKind, SamlSettings, SsoSession };
+export { samlKinds };
 
 export const ssoKeys = { oidc: (orgId: number) => ["sso", "oidc", orgId] as const };
 
@@ -28,4 +37,35 @@ export function fetchSsoSessions(orgId: number) {
 
 export function revokeSsoSessions(orgId: number, userId: number) {
   return api.post<{ revoked: number }>(`/api/orgs-sso-sessions/${orgId}/revoke/`, { user: userId });
+}
+
+export const samlKeys = { detail: (orgId: number, kind: string) => ["sso", "saml", orgId, kind] as const };
+
+export function fetchSaml(orgId: number, kind: SamlKind) {
+  return api.get<SamlSettings>(`/api/orgs-sso-${kind}/${orgId}/`);
+}
+
+export interface SamlForm {
+  metadataFile: File | null;
+  metadataUrl: string;
+  certificateFile: File | null;
+  privateKeyFile: File | null;
+  enabled: boolean;
+  defaultRole: string;
+  allowedDomains: string[];
+  requireSso: boolean;
+}
+
+/** Multipart: the kind's metadata file or its URL, and the optional SP certificate and key (left out: kept). */
+export function saveSaml(orgId: number, kind: SamlKind, input: SamlForm) {
+  const form = new FormData();
+  form.set("metadata_url", input.metadataUrl);
+  form.set("enabled", String(input.enabled));
+  form.set("default_role", input.defaultRole);
+  form.set("allowed_domains", input.allowedDomains.join(","));
+  form.set("require_sso", String(input.requireSso));
+  if (input.metadataFile) form.set(samlMetadataFields[kind], input.metadataFile);
+  if (input.certificateFile) form.set("certificate_file", input.certificateFile);
+  if (input.privateKeyFile) form.set("private_key_file", input.privateKeyFile);
+  return api.put<SamlSettings>(`/api/orgs-sso-${kind}/${orgId}/`, form);
 }

@@ -20,8 +20,55 @@ const NONE: OidcSettings = {
   updated_at: null,
 };
 
+const NO_SAML = {
+  kind: "entra",
+  configured: false,
+  enabled: false,
+  idp_entity_id: "",
+  idp_sso_url: "",
+  idp_certificate_expires: null,
+  metadata_url: "",
+  sp_certificate_set: false,
+  sp_private_key_set: false,
+  default_role: 3,
+  allowed_domains: [],
+  require_sso: false,
+  sp_entity_id: "https://tarmac.test/api/sso/saml/7/metadata/",
+  acs_url: "https://tarmac.test/api/sso/saml/7/acs/",
+  sp_metadata_url: "https://tarmac.test/api/sso/saml/7/metadata/",
+  login_url: "https://tarmac.test/login-custom-client?org=acme",
+  updated_at: null,
+};
+
 describe("sign-on page", () => {
   useSignedInTestSession();
+
+  it("uploads an Entra ID metadata file as multipart and shows the provider's refusal", async () => {
+    const calls = stubApi({
+      "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: [makeOrg({ role: 1 })] })] },
+      "GET /api/orgs-oidc/7/": { status: 200, body: NONE },
+      "GET /api/orgs-sso-sessions/7/": { status: 200, body: [] },
+      "GET /api/orgs-sso-entra/7/": { status: 200, body: NO_SAML },
+      "PUT /api/orgs-sso-entra/7/": {
+        status: 400,
+        body: { metadata: ["The identity provider's signing certificate expired on 2026-01-01."] },
+      },
+    });
+    const user = userEvent.setup();
+    renderApp("/dashboard/organization/sign-on");
+    await user.click(await screen.findByRole("tab", { name: "Microsoft Entra ID" }));
+    const form = await screen.findByRole("form", { name: "Microsoft Entra ID" });
+    expect(within(form.parentElement as HTMLElement).getByText(NO_SAML.acs_url)).toBeTruthy();
+    const file = new File(["<EntityDescriptor/>"], "entra.xml", { type: "application/xml" });
+    // Mantine's FileInput is a button with a hidden file input behind it; the metadata's is the first.
+    expect(within(form).getByRole("button", { name: /^Identity provider metadata/ })).toBeTruthy();
+    await user.upload(form.querySelector('input[type="file"]') as HTMLInputElement, file);
+    await user.click(within(form).getByRole("button", { name: "Check and save" }));
+    expect(await within(form).findByText(/signing certificate expired on 2026-01-01/)).toBeTruthy();
+    const sent = calls.find((call) => call.method === "PUT")?.body as FormData;
+    expect(sent.get("entra_id_metadata")).toBeInstanceOf(File);
+    expect(sent.get("enabled")).toBe("true");
+  });
 
   it("checks the provider, shows its refusal under the issuer, then saves", async () => {
     let patches = 0;

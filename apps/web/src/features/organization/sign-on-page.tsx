@@ -8,6 +8,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Tabs,
   TagsInput,
   Text,
   TextInput,
@@ -17,7 +18,7 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import { isAdminRole } from "../../api/roles.ts";
-import { clearOidc, fetchOidc, type OidcSettings, saveOidc, ssoKeys } from "../../api/sso.ts";
+import { clearOidc, fetchOidc, type OidcSettings, samlKinds, saveOidc, ssoKeys } from "../../api/sso.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
@@ -26,6 +27,7 @@ import { LoadError } from "../../ui/load-error.tsx";
 import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useCopyWithAlert } from "../../ui/use-copy-with-alert.ts";
+import { SamlSettingsPanel } from "./saml-form.tsx";
 import { SsoSessionsSection } from "./sso-sessions-section.tsx";
 
 const FIELDS = [
@@ -52,13 +54,33 @@ export function SignOnPage() {
 }
 
 function SignOnSettings({ org }: { org: OrgData }) {
+  const { t } = useTranslation();
   const query = useQuery({ queryKey: ssoKeys.oidc(org.org_id), queryFn: () => fetchOidc(org.org_id) });
   if (query.isPending) return <PageLoader />;
   if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
   return (
     <>
-      <OidcForm key={query.data.updated_at ?? "new"} orgId={org.org_id} saved={query.data} />
-      {query.data.configured ? <SsoSessionsSection orgId={org.org_id} /> : null}
+      <Tabs defaultValue="oidc" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="oidc">{t("sign_on.oidc_title")}</Tabs.Tab>
+          {samlKinds.map((kind) => (
+            <Tabs.Tab key={kind} value={kind}>
+              {t(`sign_on.kinds.${kind}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="oidc" pt="md">
+          <OidcForm key={query.data.updated_at ?? "new"} orgId={org.org_id} saved={query.data} />
+        </Tabs.Panel>
+        {samlKinds.map((kind) => (
+          <Tabs.Panel key={kind} value={kind} pt="md">
+            <Section title={t(`sign_on.kinds.${kind}`)}>
+              <SamlSettingsPanel orgId={org.org_id} kind={kind} />
+            </Section>
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+      <SsoSessionsSection orgId={org.org_id} />
     </>
   );
 }
