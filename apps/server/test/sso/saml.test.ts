@@ -137,48 +137,55 @@ describe("SAML identity providers", () => {
     });
   });
 
-  it("refuses an unsigned answer, a wrong key, a wrong audience, an expired assertion and a replay", async () => {
-    const shaped = vendorMetadata("custom", pair.base64);
-    const { organization } = await organizationWithSaml("custom", shaped.xml, { allowed_domains: "" });
-    const idp = await samlIdentityProvider(shaped.xml, pair.privateKey);
-    const refused = "http://tarmac.test/login-custom-client?sso_error=provider";
+  it.each(["okta", "google", "entra", "custom"] as const)(
+    "%s: refuses an unsigned answer, a wrong key, a wrong audience, an expired assertion and a replay",
+    async (vendor) => {
+      const shaped = vendorMetadata(vendor, pair.base64);
+      const { organization } = await organizationWithSaml(vendor, shaped.xml, { allowed_domains: "" });
+      const idp = await samlIdentityProvider(shaped.xml, pair.privateKey);
+      const refused = "http://tarmac.test/login-custom-client?sso_error=provider";
 
-    const unsigned = await signIn(organization, async (sp, id) => {
-      const xml = Buffer.from(await idp.respond(sp, id, "u@custom.test"), "base64").toString("utf8");
-      return Buffer.from(xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, "")).toString("base64");
-    });
-    expect(unsigned.answer.headers.location).toBe(refused);
+      const unsigned = await signIn(organization, async (sp, id) => {
+        const xml = Buffer.from(await idp.respond(sp, id, "u@custom.test"), "base64").toString("utf8");
+        return Buffer.from(xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, "")).toString("base64");
+      });
+      expect(unsigned.answer.headers.location).toBe(refused);
 
-    const stranger = signingPair();
-    const impostor = await samlIdentityProvider(
-      vendorMetadata("custom", stranger.base64).xml,
-      stranger.privateKey,
-    );
-    expect(
-      (await signIn(organization, (sp, id) => impostor.respond(sp, id, "w@custom.test"))).answer.headers
-        .location,
-    ).toBe(refused);
+      const stranger = signingPair();
+      const impostor = await samlIdentityProvider(
+        vendorMetadata("custom", stranger.base64).xml,
+        stranger.privateKey,
+      );
+      expect(
+        (await signIn(organization, (sp, id) => impostor.respond(sp, id, "w@custom.test"))).answer.headers
+          .location,
+      ).toBe(refused);
 
-    const elsewhere = await signIn(organization, (sp, id) =>
-      idp.respond(sp.replace(/entityID="[^"]+"/, 'entityID="https://another-sp.test/"'), id, "a@custom.test"),
-    );
-    expect(elsewhere.answer.headers.location).toBe(refused);
+      const elsewhere = await signIn(organization, (sp, id) =>
+        idp.respond(
+          sp.replace(/entityID="[^"]+"/, 'entityID="https://another-sp.test/"'),
+          id,
+          "a@custom.test",
+        ),
+      );
+      expect(elsewhere.answer.headers.location).toBe(refused);
 
-    const late = await signIn(organization, async (sp, id) => {
-      // Signed by the right key, but made (and valid for five minutes) an hour ago.
-      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 60 * 60_000 });
-      try {
-        return await idp.respond(sp, id, "l@custom.test");
-      } finally {
-        vi.useRealTimers();
-      }
-    });
-    expect(late.answer.headers.location).toBe(refused);
+      const late = await signIn(organization, async (sp, id) => {
+        // Signed by the right key, but made (and valid for five minutes) an hour ago.
+        vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 60 * 60_000 });
+        try {
+          return await idp.respond(sp, id, "l@custom.test");
+        } finally {
+          vi.useRealTimers();
+        }
+      });
+      expect(late.answer.headers.location).toBe(refused);
 
-    const good = await signIn(organization, (sp, id) => idp.respond(sp, id, "r@custom.test"));
-    expect(good.answer.headers.location).toBe("http://tarmac.test/dashboard/apps");
-    const again = await good.replay();
-    expect(again.headers.location).toBe("http://tarmac.test/login-custom-client?sso_error=expired");
-    expect(String(again.headers["set-cookie"])).not.toContain("tarmac_token=");
-  });
+      const good = await signIn(organization, (sp, id) => idp.respond(sp, id, "r@custom.test"));
+      expect(good.answer.headers.location).toBe("http://tarmac.test/dashboard/apps");
+      const again = await good.replay();
+      expect(again.headers.location).toBe("http://tarmac.test/login-custom-client?sso_error=expired");
+      expect(String(again.headers["set-cookie"])).not.toContain("tarmac_token=");
+    },
+  );
 });
