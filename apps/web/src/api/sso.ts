@@ -51,9 +51,9 @@ export interface SamlForm {
   certificateFile: File | null;
   privateKeyFile: File | null;
   enabled: boolean;
-  defaultRole: string;
-  allowedDomains: string[];
-  requireSso: boolean;
+  default_role: string;
+  allowed_domains: string[];
+  require_sso: boolean;
 }
 
 /** Multipart: the kind's metadata file or its URL, and the optional SP certificate and key (left out: kept). */
@@ -61,9 +61,9 @@ export function saveSaml(orgId: number, kind: SamlKind, input: SamlForm) {
   const form = new FormData();
   form.set("metadata_url", input.metadataUrl);
   form.set("enabled", String(input.enabled));
-  form.set("default_role", input.defaultRole);
-  form.set("allowed_domains", input.allowedDomains.join(","));
-  form.set("require_sso", String(input.requireSso));
+  form.set("default_role", input.default_role);
+  form.set("allowed_domains", input.allowed_domains.join(","));
+  form.set("require_sso", String(input.require_sso));
   if (input.metadataFile) form.set(samlMetadataFields[kind], input.metadataFile);
   if (input.certificateFile) form.set("certificate_file", input.certificateFile);
   if (input.privateKeyFile) form.set("private_key_file", input.privateKeyFile);

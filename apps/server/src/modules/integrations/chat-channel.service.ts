@@ -1,16 +1,11 @@
-import { randomBytes } from "node:crypto";
 import type { ChatWebhook, ChatWebhookInput, WebhookDelivery } from "@tarmac/contracts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
-import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationRow, ApplicationService } from "../application/application.service.ts";
 import type { ApplicationUpdateService } from "../application/application-update.service.ts";
-import type { OrganizationService } from "../organization/organization.service.ts";
 import { chatFormatOf } from "./chat-messages.ts";
-import { listDeliveries } from "./delivery.repo.ts";
 import type { DeliveryService } from "./delivery.service.ts";
 import { assertEndpointUrl } from "./endpoint-url.ts";
-import { appSummary, testPayload } from "./event-payload.ts";
 
 /**
  * An app's chat channel (`/api/slackwebhooks/{app}/`): the incoming-webhook URL kept on the app
@@ -19,13 +14,10 @@ import { appSummary, testPayload } from "./event-payload.ts";
 export class ChatChannelService {
   constructor(
     private readonly deps: {
-      db: Database;
       applications: ApplicationService;
       updates: ApplicationUpdateService;
-      organizations: OrganizationService;
       appSecrets: SecretBox;
       deliveries: DeliveryService;
-      publicUrl: string;
       allowPrivateTargets: boolean;
     },
   ) {}
@@ -57,32 +49,17 @@ export class ChatChannelService {
   /** Posts a test message to the channel now and answers how it went (no retries). */
   async sendTest(actorUserId: number, appId: number): Promise<WebhookDelivery> {
     const { app } = await this.deps.applications.getAccessibleApp(actorUserId, appId, "app:update");
-    const titles = await this.deps.organizations.getTitles([app.organizationId]);
-    const payload = testPayload(
-      { id: app.organizationId, title: titles.get(app.organizationId) ?? "" },
-      appSummary(app, this.deps.publicUrl),
-    );
-    const row = await this.deps.deliveries.createAndAttempt({
+    return this.deps.deliveries.sendTest({
       organizationId: app.organizationId,
       webhookId: null,
-      applicationId: app.id,
+      app,
       target: "app-chat",
-      eventId: `msg_test_${randomBytes(12).toString("hex")}`,
-      eventType: payload.type,
-      payload,
-      test: true,
     });
-    return this.deps.deliveries.present(row);
   }
 
   async deliveries(actorUserId: number, appId: number, page: PageParams) {
     const { app } = await this.deps.applications.getAccessibleApp(actorUserId, appId, "app:update");
-    const found = await listDeliveries(
-      this.deps.db,
-      { chatOfApplicationId: app.id },
-      { limit: page.pageSize, offset: page.offset },
-    );
-    return { count: found.count, results: found.rows.map((row) => this.deps.deliveries.present(row)) };
+    return this.deps.deliveries.log({ chatOfApplicationId: app.id }, page);
   }
 
   private present(app: ApplicationRow): ChatWebhook {

@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import type { WebhookDelivery } from "@tarmac/contracts";
 import { Webhook as StandardWebhook } from "standardwebhooks";
+import type { PageParams } from "../../http/pagination.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvent } from "../../platform/events/domain-events.ts";
@@ -15,11 +17,12 @@ import {
   type DeliveryRow,
   findDelivery,
   insertDeliveries,
+  listDeliveries,
   listStrandedDeliveries,
   type NewDelivery,
   recordAttempt,
 } from "./delivery.repo.ts";
-import { type EventPayload, eventPayload } from "./event-payload.ts";
+import { appSummary, type EventPayload, eventPayload, testPayload } from "./event-payload.ts";
 import { nextAttemptAt } from "./retry-schedule.ts";
 import { findWebhook, listSubscribers, updateWebhook } from "./webhook.repo.ts";
 import { postJson } from "./webhook-sender.ts";
@@ -166,6 +169,37 @@ export class DeliveryService {
     const stranded = await listStrandedDeliveries(this.deps.db, overdueBefore, 500);
     for (const { id } of stranded) await this.wake(id, this.deps.db);
     return stranded.length;
+  }
+
+  /** Sends a `webhook.test` event to a webhook or an app's chat channel now (no retries). */
+  async sendTest(endpoint: {
+    organizationId: number;
+    webhookId: number | null;
+    app: ApplicationRow | null;
+    target: "webhook" | "app-chat";
+  }): Promise<WebhookDelivery> {
+    const titles = await this.deps.organizations.getTitles([endpoint.organizationId]);
+    const payload = testPayload(
+      { id: endpoint.organizationId, title: titles.get(endpoint.organizationId) ?? "" },
+      endpoint.app ? appSummary(endpoint.app, this.deps.publicUrl) : null,
+    );
+    const row = await this.createAndAttempt({
+      organizationId: endpoint.organizationId,
+      webhookId: endpoint.webhookId,
+      applicationId: endpoint.app?.id ?? null,
+      target: endpoint.target,
+      eventId: `msg_test_${randomBytes(12).toString("hex")}`,
+      eventType: payload.type,
+      payload,
+      test: true,
+    });
+    return this.present(row);
+  }
+
+  /** A webhook's log or an app chat channel's, newest first, presented. */
+  async log(owner: Parameters<typeof listDeliveries>[1], page: PageParams) {
+    const found = await listDeliveries(this.deps.db, owner, { limit: page.pageSize, offset: page.offset });
+    return { count: found.count, results: found.rows.map((row) => this.present(row)) };
   }
 
   present(row: DeliveryRow): WebhookDelivery {

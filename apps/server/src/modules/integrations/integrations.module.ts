@@ -45,20 +45,15 @@ export function createIntegrationsModule(
     db,
     membership: deps.membership,
     applications: deps.applications,
-    organizations: deps.organizations,
     box,
     deliveries,
-    publicUrl: config.PUBLIC_URL,
     allowPrivateTargets,
   });
   const chat = new ChatChannelService({
-    db,
     applications: deps.applications,
     updates: deps.updates,
-    organizations: deps.organizations,
     appSecrets: deps.secrets,
     deliveries,
-    publicUrl: config.PUBLIC_URL,
     allowPrivateTargets,
   });
   return {

@@ -6,11 +6,8 @@ import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationService } from "../application/application.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
-import type { OrganizationService } from "../organization/organization.service.ts";
-import { listDeliveries } from "./delivery.repo.ts";
 import type { DeliveryService } from "./delivery.service.ts";
 import { assertEndpointUrl } from "./endpoint-url.ts";
-import { appSummary, testPayload } from "./event-payload.ts";
 import { can, type IntegrationAction } from "./integrations.policy.ts";
 import {
   deleteWebhook,
@@ -30,10 +27,8 @@ export interface WebhookServiceDeps {
   db: Database;
   membership: MembershipService;
   applications: ApplicationService;
-  organizations: OrganizationService;
   box: SecretBox;
   deliveries: DeliveryService;
-  publicUrl: string;
   allowPrivateTargets: boolean;
 }
 
@@ -133,35 +128,20 @@ export class WebhookService {
   /** Sends a `webhook.test` event now and answers how the endpoint took it (no retries). */
   async sendTest(actorUserId: number, id: number): Promise<WebhookDelivery> {
     const hook = await this.accessible(actorUserId, id, "webhook:manage");
-    const titles = await this.deps.organizations.getTitles([hook.organizationId]);
     const app = hook.applicationId
       ? await this.deps.applications.findApp(hook.organizationId, hook.applicationId)
       : null;
-    const payload = testPayload(
-      { id: hook.organizationId, title: titles.get(hook.organizationId) ?? "" },
-      app ? appSummary(app, this.deps.publicUrl) : null,
-    );
-    const row = await this.deps.deliveries.createAndAttempt({
+    return this.deps.deliveries.sendTest({
       organizationId: hook.organizationId,
       webhookId: hook.id,
-      applicationId: hook.applicationId,
+      app,
       target: "webhook",
-      eventId: `msg_test_${randomBytes(12).toString("hex")}`,
-      eventType: payload.type,
-      payload,
-      test: true,
     });
-    return this.deps.deliveries.present(row);
   }
 
   async deliveries(actorUserId: number, id: number, page: PageParams) {
     const hook = await this.accessible(actorUserId, id, "webhook:read");
-    const found = await listDeliveries(
-      this.deps.db,
-      { webhookId: hook.id },
-      { limit: page.pageSize, offset: page.offset },
-    );
-    return { count: found.count, results: found.rows.map((row) => this.deps.deliveries.present(row)) };
+    return this.deps.deliveries.log({ webhookId: hook.id }, page);
   }
 
   /**

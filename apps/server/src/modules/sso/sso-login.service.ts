@@ -44,7 +44,15 @@ export function safeNextPath(next: string | undefined): string {
   return next && /^\/(?!\/)[^\\\s]*$/.test(next) ? next : "/dashboard";
 }
 
+/** How long a provider's discovered configuration is reused. */
+const discoveryCacheMs = 10 * 60 * 1000;
+
 export class SsoLoginService {
+  private readonly discovered = new Map<
+    string,
+    { config: ReturnType<typeof discoverProvider>; until: number }
+  >();
+
   constructor(
     private readonly deps: {
       db: Database;
@@ -261,9 +269,17 @@ export class SsoLoginService {
     });
   }
 
+  /**
+   * The provider's discovered configuration, kept per connection revision for a while: a sign-in
+   * starts and finishes with it, and discovery is an HTTP round trip to the provider. A saved
+   * change makes a new revision, so no process keeps using old settings.
+   */
   private configOf(connection: SsoConnectionRow) {
+    const key = `${connection.organizationId}:${connection.revision}`;
+    const cached = this.discovered.get(key);
+    if (cached && cached.until > Date.now()) return cached.config;
     const settings = connection.settings as OidcConnectionSettings;
-    return discoverProvider(
+    const config = discoverProvider(
       {
         issuer: settings.issuer,
         clientId: settings.clientId,
@@ -271,5 +287,12 @@ export class SsoLoginService {
       },
       this.deps.allowPrivateTargets,
     );
+    for (const old of this.discovered.keys()) {
+      if (old.startsWith(`${connection.organizationId}:`)) this.discovered.delete(old);
+    }
+    this.discovered.set(key, { config, until: Date.now() + discoveryCacheMs });
+    // A failed discovery is not kept: the next sign-in asks again.
+    config.catch(() => this.discovered.delete(key));
+    return config;
   }
 }

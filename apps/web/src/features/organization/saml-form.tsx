@@ -1,17 +1,6 @@
 // One SAML identity provider (Okta, Google Workspace, Entra ID, custom): what to paste into the
 // IdP, and its metadata with the sign-in rules.
-import {
-  Button,
-  Checkbox,
-  Code,
-  FileInput,
-  Group,
-  Select,
-  Stack,
-  TagsInput,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Button, FileInput, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -22,7 +11,7 @@ import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { useCopyWithAlert } from "../../ui/use-copy-with-alert.ts";
+import { CopyLine, SignOnRules } from "./sign-on-rules.tsx";
 
 const FIELDS = [
   "metadata",
@@ -34,29 +23,12 @@ const FIELDS = [
   "allowed_domains",
   "require_sso",
 ] as const;
-const ROLES = [2, 3, 4, 5] as const;
 
 export function SamlSettingsPanel({ orgId, kind }: { orgId: number; kind: SamlKind }) {
   const query = useQuery({ queryKey: samlKeys.detail(orgId, kind), queryFn: () => fetchSaml(orgId, kind) });
   if (query.isPending) return <PageLoader />;
   if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
   return <SamlForm key={query.data.updated_at ?? "new"} orgId={orgId} kind={kind} saved={query.data} />;
-}
-
-function CopyLine({ label, value }: { label: string; value: string }) {
-  const { t } = useTranslation();
-  const copy = useCopyWithAlert();
-  return (
-    <div>
-      <Text fz="sm">{label}</Text>
-      <Group gap="xs">
-        <Code>{value}</Code>
-        <Button size="compact-sm" variant="default" onClick={() => void copy(value)}>
-          {t("sign_on.copy")}
-        </Button>
-      </Group>
-    </div>
-  );
 }
 
 function SamlForm({ orgId, kind, saved }: { orgId: number; kind: SamlKind; saved: SamlSettings }) {
@@ -70,9 +42,9 @@ function SamlForm({ orgId, kind, saved }: { orgId: number; kind: SamlKind; saved
     certificateFile: null as File | null,
     privateKeyFile: null as File | null,
     enabled: saved.configured ? saved.enabled : true,
-    defaultRole: String(saved.default_role),
-    allowedDomains: saved.allowed_domains,
-    requireSso: saved.require_sso,
+    default_role: String(saved.default_role),
+    allowed_domains: saved.allowed_domains,
+    require_sso: saved.require_sso,
   });
   const save = useMutation({
     mutationFn: () => saveSaml(orgId, kind, form),
@@ -144,31 +116,10 @@ function SamlForm({ orgId, kind, saved }: { orgId: number; kind: SamlKind; saved
               error={formErrors.errors.fields.private_key_file}
             />
           </Group>
-          <Select
-            label={t("sign_on.default_role")}
-            data={ROLES.map((role) => ({ value: String(role), label: t(`roles.r${role}`) }))}
-            value={form.defaultRole}
-            onChange={(value) => setForm({ ...form, defaultRole: value ?? "3" })}
-            allowDeselect={false}
-            maw={320}
-          />
-          <TagsInput
-            label={t("sign_on.allowed_domains")}
-            description={t("sign_on.allowed_domains_hint")}
-            value={form.allowedDomains}
-            onChange={(value) => setForm({ ...form, allowedDomains: value })}
-            error={formErrors.errors.fields.allowed_domains}
-          />
-          <Checkbox
-            label={t("sign_on.enabled")}
-            checked={form.enabled}
-            onChange={(event) => setForm({ ...form, enabled: event.currentTarget.checked })}
-          />
-          <Checkbox
-            label={t("sign_on.require_sso")}
-            description={t("sign_on.require_sso_hint")}
-            checked={form.requireSso}
-            onChange={(event) => setForm({ ...form, requireSso: event.currentTarget.checked })}
+          <SignOnRules
+            value={form}
+            onChange={(change) => setForm({ ...form, ...change })}
+            errors={formErrors.errors.fields}
           />
           <Group>
             <Button type="submit" loading={save.isPending}>

@@ -1,18 +1,5 @@
 // Organization → Sign-on: OpenID Connect with the company's identity provider, and "Require SSO".
-import {
-  Button,
-  Checkbox,
-  Code,
-  Group,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  TagsInput,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Button, Group, PasswordInput, SimpleGrid, Stack, Tabs, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -26,8 +13,8 @@ import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { useCopyWithAlert } from "../../ui/use-copy-with-alert.ts";
 import { SamlSettingsPanel } from "./saml-form.tsx";
+import { CopyLine, SignOnRules } from "./sign-on-rules.tsx";
 import { SsoSessionsSection } from "./sso-sessions-section.tsx";
 
 const FIELDS = [
@@ -40,7 +27,6 @@ const FIELDS = [
   "allowed_domains",
   "require_sso",
 ] as const;
-const ROLES = [2, 3, 4, 5] as const;
 
 export function SignOnPage() {
   const { t } = useTranslation();
@@ -88,7 +74,6 @@ function SignOnSettings({ org }: { org: OrgData }) {
 function OidcForm({ orgId, saved }: { orgId: number; saved: OidcSettings }) {
   const { t } = useTranslation();
   const alerts = useAlerts();
-  const copy = useCopyWithAlert();
   const queryClient = useQueryClient();
   const formErrors = useFormErrors(FIELDS);
   const [confirming, setConfirming] = useState(false);
@@ -142,20 +127,8 @@ function OidcForm({ orgId, saved }: { orgId: number; saved: OidcSettings }) {
           : t("sign_on.status_off")}
       </Text>
       <Stack gap={4}>
-        <Text fz="sm">{t("sign_on.redirect_uri")}</Text>
-        <Group gap="xs">
-          <Code data-testid="redirect-uri">{saved.redirect_uri}</Code>
-          <Button size="compact-sm" variant="default" onClick={() => void copy(saved.redirect_uri)}>
-            {t("sign_on.copy")}
-          </Button>
-        </Group>
-        <Text fz="sm">{t("sign_on.login_url")}</Text>
-        <Group gap="xs">
-          <Code>{saved.login_url}</Code>
-          <Button size="compact-sm" variant="default" onClick={() => void copy(saved.login_url)}>
-            {t("sign_on.copy")}
-          </Button>
-        </Group>
+        <CopyLine label={t("sign_on.redirect_uri")} value={saved.redirect_uri} testId="redirect-uri" />
+        <CopyLine label={t("sign_on.login_url")} value={saved.login_url} />
       </Stack>
       <form onSubmit={submit} aria-label={t("sign_on.oidc_title")}>
         <Stack gap="md" maw={720}>
@@ -178,34 +151,11 @@ function OidcForm({ orgId, saved }: { orgId: number; saved: OidcSettings }) {
               error={formErrors.errors.fields.client_secret}
             />
           </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t("sign_on.scopes")} {...text("scopes")} />
-            <Select
-              label={t("sign_on.default_role")}
-              data={ROLES.map((role) => ({ value: String(role), label: t(`roles.r${role}`) }))}
-              value={form.default_role}
-              onChange={(value) => setForm({ ...form, default_role: value ?? "3" })}
-              allowDeselect={false}
-              error={formErrors.errors.fields.default_role}
-            />
-          </SimpleGrid>
-          <TagsInput
-            label={t("sign_on.allowed_domains")}
-            description={t("sign_on.allowed_domains_hint")}
-            value={form.allowed_domains}
-            onChange={(value) => setForm({ ...form, allowed_domains: value })}
-            error={formErrors.errors.fields.allowed_domains}
-          />
-          <Checkbox
-            label={t("sign_on.enabled")}
-            checked={form.enabled}
-            onChange={(event) => setForm({ ...form, enabled: event.currentTarget.checked })}
-          />
-          <Checkbox
-            label={t("sign_on.require_sso")}
-            description={t("sign_on.require_sso_hint")}
-            checked={form.require_sso}
-            onChange={(event) => setForm({ ...form, require_sso: event.currentTarget.checked })}
+          <TextInput label={t("sign_on.scopes")} {...text("scopes")} />
+          <SignOnRules
+            value={form}
+            onChange={(change) => setForm({ ...form, ...change })}
+            errors={formErrors.errors.fields}
           />
           <Group gap="sm">
             <Button type="submit" loading={save.isPending}>
