@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,11 +12,46 @@ const serverDir = fileURLToPath(new URL("..", import.meta.url));
 interface Seeded {
   token: string;
   organizationId: number;
+  testerAppId: number;
+  seedSeconds: number;
   appIds: number[];
+  appTexts: string[];
+  staffTexts: string[];
+  testerTexts: string[];
+}
+
+export interface LoadFigures {
+  requests: number;
+  failures: number;
+  p50: number;
+  p95: number;
+  rps: number;
+}
+
+/**
+ * One GET over a kept-alive connection; the status once the whole body arrived. node:http costs
+ * the load generator a fraction of what fetch() does, so 32 clients on this machine measure the
+ * server rather than the client's own event loop.
+ */
+function get(agent: http.Agent, url: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent, headers: { authorization: `Token ${token}` } }, (response) => {
+      response.on("data", () => undefined);
+      response.on("end", () => resolve(response.statusCode ?? 0));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+  });
 }
 
 /** `clients` loops, each sending its next request when the previous answered, for `seconds`. */
-async function load(urls: () => string, token: string, clients: number, seconds: number) {
+async function load(
+  urls: () => string,
+  token: string,
+  clients: number,
+  seconds: number,
+): Promise<LoadFigures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const latencies: number[] = [];
   let failures = 0;
   const deadline = performance.now() + seconds * 1000;
@@ -23,13 +59,12 @@ async function load(urls: () => string, token: string, clients: number, seconds:
     Array.from({ length: clients }, async () => {
       while (performance.now() < deadline) {
         const started = performance.now();
-        const response = await fetch(urls(), { headers: { authorization: `Token ${token}` } });
-        await response.arrayBuffer();
-        if (response.status !== 200) failures += 1;
+        if ((await get(agent, urls(), token)) !== 200) failures += 1;
         latencies.push(performance.now() - started);
       }
     }),
   );
+  agent.destroy();
   return {
     requests: latencies.length,
     failures,
@@ -39,15 +74,50 @@ async function load(urls: () => string, token: string, clients: number, seconds:
   };
 }
 
-/** Seeds 10,000 apps / 100,000 versions, starts the server on them and loads both lists. */
-export async function runListBench(databaseUrl: string | undefined, seconds: number) {
+const pick = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+const randomInt = (low: number, high: number) => low + Math.floor(Math.random() * (high - low + 1));
+
+/**
+ * What people type to find something: 3 to 8 characters from inside a real title, address or
+ * name, sometimes in other case or without its accents.
+ */
+export function searchTerm(texts: string[]): string {
+  const text = pick(texts);
+  const length = Math.min(text.length, randomInt(3, 8));
+  const start = randomInt(0, text.length - length);
+  let term = text.slice(start, start + length).trim() || text;
+  if (Math.random() < 0.3) term = term.normalize("NFD").replace(/\p{M}/gu, "");
+  if (Math.random() < 0.3) term = term.toUpperCase();
+  return encodeURIComponent(term);
+}
+
+export interface ListBenchOptions {
+  apps: number;
+  versionsPerApp: number;
+  seconds: number;
+  clients: number;
+}
+
+/**
+ * Seeds one large organization, starts the server on it and loads each list with `clients`
+ * clients: the first 50 pages and any page of the apps list, title searches, a random app's
+ * builds, testers, staff and team searches.
+ */
+export async function runListBench(databaseUrl: string | undefined, options: ListBenchOptions) {
   const dataDir = mkdtempSync(join(tmpdir(), "tarmac-bench-list-"));
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: "warn" };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const seed = spawnSync(process.execPath, ["--import", "tsx", "bench/seed-apps.ts"], {
     cwd: serverDir,
-    env: { ...process.env, ...env, INIT_CWD: serverDir },
+    env: {
+      ...process.env,
+      ...env,
+      INIT_CWD: serverDir,
+      APPS: String(options.apps),
+      VERSIONS_PER_APP: String(options.versionsPerApp),
+    },
     encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (seed.status !== 0) throw new Error(`seed failed: ${seed.stderr}`);
   const seeded = JSON.parse(seed.stdout.trim().split("\n").pop() ?? "{}") as Seeded;
@@ -55,14 +125,28 @@ export async function runListBench(databaseUrl: string | undefined, seconds: num
   const server = startServer({ ...env, PORT: String(port) });
   try {
     await waitForHealth(server);
-    const base = `${server.url}/api/applications/`;
-    const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)] as T;
-    const appsList = () => `${base}?org=${seeded.organizationId}&page=${1 + Math.floor(Math.random() * 50)}`;
-    const buildsList = () => `${base}${pick(seeded.appIds)}/builds/?page=1`;
-    await load(appsList, seeded.token, 4, 2); // warm-up
-    const apps = await load(appsList, seeded.token, 32, seconds);
-    const builds = await load(buildsList, seeded.token, 32, seconds);
-    return { apps, builds };
+    const api = `${server.url}/api`;
+    const org = seeded.organizationId;
+    const lastPage = Math.ceil(options.apps / 20);
+    const cases: Record<string, () => string> = {
+      "apps list, one of the first 50 pages": () =>
+        `${api}/applications/?org=${org}&page=${randomInt(1, 50)}`,
+      "apps list, any page": () => `${api}/applications/?org=${org}&page=${randomInt(1, lastPage)}`,
+      "apps list, ?title= search": () =>
+        `${api}/applications/?org=${org}&title=${searchTerm(seeded.appTexts)}`,
+      "builds list of a random app": () => `${api}/applications/${pick(seeded.appIds)}/builds/?page=1`,
+      "testers search": () =>
+        `${api}/testers/?app=${seeded.testerAppId}&search=${searchTerm(seeded.testerTexts)}`,
+      "staff search": () => `${api}/orgs-users/?org=${org}&search=${searchTerm(seeded.staffTexts)}`,
+      "staff list, any page": () => `${api}/usersinorgs/?org=${org}&page=${randomInt(1, 100)}`,
+      "teams search": () => `${api}/teams/?org=${org}&s=${searchTerm(["Café", "Nova", "Zürich", "team 1"])}`,
+    };
+    const results: Record<string, LoadFigures> = {};
+    for (const [name, urls] of Object.entries(cases)) {
+      await load(urls, seeded.token, 4, 1); // warm-up
+      results[name] = await load(urls, seeded.token, options.clients, options.seconds);
+    }
+    return { seedSeconds: seeded.seedSeconds, results };
   } finally {
     server.child.kill("SIGTERM");
     await server.exited;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageParams, toPage } from "./pagination.ts";
+import { pageJson, pageParams, toPage } from "./pagination.ts";
 
 describe("pagination", () => {
   it("bounds the page size and computes the offset", () => {
@@ -23,5 +23,19 @@ describe("pagination", () => {
   it("has no next link on the last page", () => {
     const params = pageParams({ page: 4, page_size: 10 });
     expect(toPage({ url: "/x/?page=4" }, "http://h", params, 35, [1, 2, 3, 4, 5]).next).toBeNull();
+  });
+});
+
+describe("pageJson", () => {
+  it("splices serialized results into the page as they are", () => {
+    const page = { count: 2, next: null, previous: "http://x/?page=1", results: ["ignored"] };
+    const json = pageJson(page, [JSON.stringify({ id: 1, title: "Café" }), JSON.stringify({ id: 2 })]);
+    expect(JSON.parse(json)).toEqual({
+      count: 2,
+      next: null,
+      previous: "http://x/?page=1",
+      results: [{ id: 1, title: "Café" }, { id: 2 }],
+    });
+    expect(JSON.parse(pageJson({ ...page, results: [] }, []))).toEqual({ ...page, results: [] });
   });
 });

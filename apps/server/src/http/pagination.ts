@@ -64,3 +64,13 @@ export function listAsPage<T>(
     items.slice(params.offset, params.offset + params.pageSize),
   );
 }
+
+/**
+ * The JSON of a page whose results are already serialized (cached records), spliced in as
+ * they are instead of being parsed and stringified again.
+ */
+export function pageJson(page: Page<unknown>, resultsJson: string[]): string {
+  const frame = JSON.stringify({ ...page, results: [] });
+  // The frame ends with `"results":[]}`: the records go between the brackets.
+  return `${frame.slice(0, -2)}${resultsJson.join(",")}]}`;
+}

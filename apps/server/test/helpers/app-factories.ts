@@ -32,6 +32,7 @@ export async function createApp(
     projectId?: number;
     projectTitle?: string;
     title?: string;
+    bundleId?: string;
     appType?: number;
     environment?: string;
   } = {},
@@ -46,6 +47,7 @@ export async function createApp(
       title: options.title ?? `App ${sequence}`,
       appType: options.appType ?? 0,
       environment: options.environment ?? "Production",
+      bundleId: options.bundleId,
       appKey: randomUUID(),
     })
     .returning();

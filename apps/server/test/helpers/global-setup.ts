@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
 // @ts-expect-error: the build script is plain JavaScript without type declarations.
 import { buildServer } from "../../../../scripts/build.mjs";
-import { openPostgres, wrapPglite } from "../../src/platform/db/client.ts";
+import { openPostgres, pgliteExtensions, wrapPglite } from "../../src/platform/db/client.ts";
 import { applyMigrations } from "../../src/platform/db/migrate.ts";
 import { JobQueue } from "../../src/platform/jobs/job-queue.ts";
 import { quietLogger } from "./quiet-logger.ts";
@@ -46,7 +46,7 @@ export default async function setup(project: TestProject) {
       rmSync(workDir, { recursive: true, force: true });
     };
   }
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: pgliteExtensions });
   const handle = wrapPglite(client);
   await applyMigrations(handle);
   const jobs = new JobQueue(handle.sql, quietLogger);

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { likePattern } from "../../platform/db/like-pattern.ts";
+import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import type { ApplicationRow } from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { grantedByGroup } from "./permission-group.repo.ts";
@@ -9,12 +9,9 @@ export interface ApplicationListFilter {
   organizationId: number;
   /** Set for members who see only the apps of their projects (roles 3-5). */
   memberUserId?: number;
-  title?: string;
   appType?: number;
   /** Only apps with a ready current version; `saleOnly` also needs it marked ready to sale. */
   installable?: { saleOnly: boolean };
-  limit: number;
-  offset: number;
 }
 
 /** The project membership that makes an app visible: the project, and its environment. */
@@ -26,17 +23,10 @@ export function visibleToMember(userId: number): SQL {
 }
 
 function conditions(filter: ApplicationListFilter): SQL | undefined {
-  const pattern = filter.title ? likePattern(filter.title) : undefined;
   const saleOnly = filter.installable?.saleOnly ? sql` and v.ready_to_sale` : sql``;
   return and(
     eq(applications.organizationId, filter.organizationId),
     filter.memberUserId === undefined ? undefined : visibleToMember(filter.memberUserId),
-    pattern
-      ? or(
-          ilike(applications.title, pattern),
-          sql`exists (select 1 from ${projects} p where p.id = ${applications.projectId} and p.title ilike ${pattern})`,
-        )
-      : undefined,
     filter.appType === undefined ? undefined : eq(applications.appType, filter.appType),
     filter.installable
       ? sql`exists (select 1 from ${versions} v where v.id = ${applications.currentVersionId} and v.state = 'ready'${saleOnly})`
@@ -45,25 +35,35 @@ function conditions(filter: ApplicationListFilter): SQL | undefined {
 }
 
 /**
- * One page of apps and the total, in two statements without joins (filters are EXISTS
- * subqueries). The app list sorts by the last change, which the (organization_id, updated_at,
- * id) index serves; the install list by the current version, the newest build first.
+ * Every app the filter keeps, in list order, with its search text (the app's folded title and
+ * bundle id, and its project's folded title). The app list sorts by the last change, which the
+ * (organization_id, updated_at, id) index serves; the install list by the current build, newest
+ * first. Callers keep the answer per catalog version: a page is a slice, the count its length,
+ * and a title search a pass over the texts.
  */
-export async function listApplicationPage(
-  db: Database,
-  filter: ApplicationListFilter,
-): Promise<{ count: number; rows: ApplicationRow[] }> {
-  const where = conditions(filter);
-  const [total] = await db.select({ value: count() }).from(applications).where(where);
+export function listApplications(db: Database, filter: ApplicationListFilter): Promise<OrderedList> {
   const order = filter.installable
-    ? [desc(applications.currentVersionId)]
-    : [desc(applications.updatedAt), desc(applications.id)];
+    ? sql`${applications.currentVersionId} desc, ${applications.id} desc`
+    : sql`${applications.updatedAt} desc, ${applications.id} desc`;
+  return selectSearchableList(
+    db,
+    // The project's title by primary key, row by row: a join would rather read both tables whole.
+    sql`select ${applications.id} as id, ${applications.searchText} || chr(2) || coalesce(
+          (select p.search_text from ${projects} p where p.id = ${applications.projectId}), '') as search
+        from ${applications} where ${conditions(filter)} order by ${order}`,
+  );
+}
+
+/** The apps with these ids, in the order of `ids`. */
+export async function findApplicationsInOrder(
+  db: Database,
+  organizationId: number,
+  ids: number[],
+): Promise<ApplicationRow[]> {
+  if (ids.length === 0) return [];
   const rows = await db
     .select()
     .from(applications)
-    .where(where)
-    .orderBy(...order)
-    .limit(filter.limit)
-    .offset(filter.offset);
-  return { count: total?.value ?? 0, rows };
+    .where(and(eq(applications.organizationId, organizationId), inArray(applications.id, ids)));
+  return arrangeByIds(ids, rows);
 }

@@ -1,24 +1,31 @@
 /** Reading apps: the lists, one app with its variants, its builds and the caller's rights. */
-import type { AppLink, ApplicationDetail, ApplicationRecord, MyAppRole, Version } from "@tarmac/contracts";
+import type { AppLink, ApplicationDetail, MyAppRole, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { arrangeByIds, filterList, type OrderedList } from "../../platform/db/id-list.ts";
+import type { SearchTermFolder } from "../../platform/db/text-search.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import { canOnApp, canSeeBuild, seesOnlyReleasedBuilds } from "./application.policy.ts";
 import { type ApplicationPresenter, toAppLink } from "./application.presenter.ts";
-import { findProjectAccess, listProjectApps } from "./application.repo.ts";
+import { findProjectAccess, findVersionsByIds, listProjectApps } from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
-import { listApplicationPage } from "./application-list.repo.ts";
-import { findVersion, listVersionPage } from "./version.repo.ts";
+import { findApplicationsInOrder, listApplications } from "./application-list.repo.ts";
+import { findVersion, listVersionIds } from "./version.repo.ts";
 
 export interface ApplicationListQuery {
   org?: number;
   title?: string;
   mobile_type?: number;
+}
+
+/** The ids of one page; a page past the end is empty. */
+function pageOf(ids: Float64Array, params: PageParams): number[] {
+  return Array.from(ids.subarray(params.offset, params.offset + params.pageSize));
 }
 
 export class ApplicationQueryService {
@@ -31,6 +38,16 @@ export class ApplicationQueryService {
       appLogs: AppLogService;
       /** Serialized list pages, valid while the organization's catalog version holds. */
       cache: GenerationCache;
+      /**
+       * Each list's ids in order (every app an organization's filter keeps, with their search
+       * texts; an app's builds), per catalog version: any page is a slice, the count is the
+       * length and a search a pass over the texts, so neither a deep page, nor counting, nor a
+       * search reads the catalog again until it changes.
+       */
+      positions: GenerationCache<OrderedList>;
+      terms: SearchTermFolder;
+      /** Apps as list records, per catalog version and viewer role (see recordsOf). */
+      records: GenerationCache<string>;
     },
   ) {}
 
@@ -44,7 +61,8 @@ export class ApplicationQueryService {
     query: ApplicationListQuery,
     params: PageParams,
     options: { installable: boolean; pageKey: string },
-    render: (page: { count: number; results: ApplicationRecord[] }) => string,
+    /** `results` holds each record already serialized, to be spliced in as they are. */
+    render: (page: { count: number; results: string[] }) => string,
   ): Promise<string> {
     const member =
       query.org !== undefined
@@ -72,36 +90,70 @@ export class ApplicationQueryService {
     const generation = member.catalogVersion;
     const key = `builds ${app.id} ${seesOnlyReleasedBuilds(member.role)} ${pageKey}`;
     return this.deps.cache.getOrBuild(key, generation, async () =>
-      render(await this.buildsOf(app, member.role, params)),
+      render(await this.buildsOf(app, member, params)),
     );
   }
 
   private async listFor(
-    member: { organizationId: number; role: number },
+    member: { organizationId: number; role: number; catalogVersion: number },
     userId: number,
     query: ApplicationListQuery,
     params: PageParams,
     options: { installable: boolean },
-  ): Promise<{ count: number; results: ApplicationRecord[] }> {
-    const page = await listApplicationPage(this.deps.db, {
+  ): Promise<{ count: number; results: string[] }> {
+    const filter = {
       organizationId: member.organizationId,
       memberUserId: isAdminRole(member.role) ? undefined : userId,
-      title: query.title || undefined,
       appType: query.mobile_type,
       installable: options.installable ? { saleOnly: seesOnlyReleasedBuilds(member.role) } : undefined,
-      limit: params.pageSize,
-      offset: params.offset,
-    });
-    // List pages leave previous_versions empty: five builds per app would make a page five
-    // times heavier, and the builds list pages them anyway.
-    const results = await this.deps.presenter.presentMany(
-      member.organizationId,
-      page.rows,
-      member.role,
-      undefined,
-      { previousVersions: false },
-    );
-    return { count: page.count, results };
+    };
+    const key = `apps ${JSON.stringify(filter)}`;
+    const generation = member.catalogVersion;
+    const all = () =>
+      this.deps.positions.getOrBuild(key, generation, () => listApplications(this.deps.db, filter));
+    let ids = (await all()).ids;
+    if (query.title) {
+      // Matches the title, bundle id or project title, ignoring case and accents.
+      const folded = await this.deps.terms.fold(query.title);
+      ids = (
+        await this.deps.positions.getOrBuild(`${key} ${folded}`, generation, async () =>
+          filterList(await all(), folded),
+        )
+      ).ids;
+    }
+    return { count: ids.length, results: await this.recordsOf(member, pageOf(ids, params)) };
+  }
+
+  /**
+   * The list records of these apps, in order, serialized: each is kept per catalog version (and
+   * the viewer's role, which decides what a record shows), so a page of apps seen before costs
+   * no query at all, and the others are read and presented together.
+   */
+  private async recordsOf(
+    member: { organizationId: number; role: number; catalogVersion: number },
+    ids: number[],
+  ): Promise<string[]> {
+    const keyOf = (id: number) => `${id} ${member.role}`;
+    const known = new Map<number, string>();
+    for (const id of ids) {
+      const record = this.deps.records.get(keyOf(id), member.catalogVersion);
+      if (record) known.set(id, record);
+    }
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0) {
+      const rows = await findApplicationsInOrder(this.deps.db, member.organizationId, missing);
+      // List records leave previous_versions empty: five builds per app would make a page five
+      // times heavier, and the builds list pages them anyway.
+      const options = { previousVersions: false };
+      const { organizationId, role } = member;
+      const presented = await this.deps.presenter.presentMany(organizationId, rows, role, undefined, options);
+      for (const record of presented) {
+        const json = JSON.stringify(record);
+        known.set(record.id, json);
+        this.deps.records.set(keyOf(record.id), member.catalogVersion, json);
+      }
+    }
+    return ids.flatMap((id) => known.get(id) ?? []);
   }
 
   /**
@@ -148,20 +200,23 @@ export class ApplicationQueryService {
     params: PageParams,
   ): Promise<{ count: number; results: Version[] }> {
     const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
-    return this.buildsOf(app, member.role, params);
+    return this.buildsOf(app, member, params);
   }
 
   private async buildsOf(
     app: Parameters<ApplicationService["presentVersions"]>[1],
-    role: number,
+    member: { role: number; catalogVersion: number },
     params: PageParams,
   ): Promise<{ count: number; results: Version[] }> {
-    const page = await listVersionPage(this.deps.db, app.organizationId, app.id, {
-      onlyReleased: seesOnlyReleasedBuilds(role),
-      limit: params.pageSize,
-      offset: params.offset,
-    });
-    return { count: page.count, results: await this.deps.core.presentVersions(page.rows, app) };
+    const onlyReleased = seesOnlyReleasedBuilds(member.role);
+    const { ids } = await this.deps.positions.getOrBuild(
+      `builds ${app.id} ${onlyReleased}`,
+      member.catalogVersion,
+      async () => ({ ids: await listVersionIds(this.deps.db, app.organizationId, app.id, onlyReleased) }),
+    );
+    const pageIds = pageOf(ids, params);
+    const rows = arrangeByIds(pageIds, await findVersionsByIds(this.deps.db, app.organizationId, pageIds));
+    return { count: ids.length, results: await this.deps.core.presentVersions(rows, app) };
   }
 
   async getBuild(userId: number, appId: number, buildId: number): Promise<Version> {

@@ -17,7 +17,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
-import { pageParams, toPage } from "../../http/pagination.ts";
+import { pageJson, pageParams, toPage } from "../../http/pagination.ts";
 import type { ApplicationDeletionService } from "./application-deletion.service.ts";
 import type { ApplicationPorts } from "./application-ports.ts";
 import type { ApplicationQueryService } from "./application-query.service.ts";
@@ -85,7 +85,7 @@ export function registerApplicationRoutes(
           request.query,
           params,
           { installable, pageKey: request.url },
-          (page) => JSON.stringify(toPage(request, deps.publicUrl, params, page.count, page.results)),
+          (page) => pageJson(toPage(request, deps.publicUrl, params, page.count, page.results), page.results),
         );
         return sendJson(reply, json);
       },

@@ -11,6 +11,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { foldedColumn, searchText } from "../../platform/db/text-search.ts";
 import { organizations } from "../organization/organization.tables.ts";
 import { users } from "../users/users.tables.ts";
 
@@ -24,6 +25,8 @@ export const projects = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The folded title, which the apps list's search also matches. */
+    searchText: searchText(foldedColumn("title")),
   },
   (table) => [index("projects_org_idx").on(table.organizationId)],
 );
@@ -83,11 +86,22 @@ export const applications = pgTable(
     createdBy: bigint("created_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Title and bundle id, folded: what the apps list's search matches (in memory, see listApplications). */
+    searchText: searchText(sql`public.search_fold(coalesce(title, '') || ' ' || coalesce(bundle_id, ''))`),
   },
   (table) => [
     uniqueIndex("applications_app_key_key").on(table.appKey),
     uniqueIndex("applications_project_type_env_key").on(table.projectId, table.appType, table.environment),
     index("applications_org_updated_idx").on(table.organizationId, table.updatedAt.desc(), table.id.desc()),
+    // The list filtered by platform (the web app's platform switch).
+    index("applications_org_type_updated_idx").on(
+      table.organizationId,
+      table.appType,
+      table.updatedAt.desc(),
+      table.id.desc(),
+    ),
+    // The install list sorts by the current build, newest first.
+    index("applications_org_current_idx").on(table.organizationId, table.currentVersionId.desc()),
   ],
 );
 

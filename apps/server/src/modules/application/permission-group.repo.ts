@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { likePattern } from "../../platform/db/like-pattern.ts";
+import { foldedContains } from "../../platform/db/text-search.ts";
 import {
   permissionGroupMembers,
   permissionGroupProjects,
@@ -33,7 +33,7 @@ export async function listPermissionGroups(
 ): Promise<{ count: number; rows: PermissionGroupRow[] }> {
   const where = and(
     eq(permissionGroups.organizationId, organizationId),
-    filter.search ? ilike(permissionGroups.title, likePattern(filter.search)) : undefined,
+    filter.search ? foldedContains(permissionGroups.title, filter.search) : undefined,
   );
   const [total] = await db.select({ value: count() }).from(permissionGroups).where(where);
   const rows = await db

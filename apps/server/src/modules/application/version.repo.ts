@@ -1,5 +1,6 @@
-import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { selectIdList } from "../../platform/db/id-list.ts";
 import type { VersionRow } from "./application.repo.ts";
 import { applications, versions } from "./application.tables.ts";
 
@@ -12,26 +13,22 @@ function releasedOnly(onlyReleased: boolean) {
   return onlyReleased ? and(eq(versions.state, "ready"), eq(versions.readyToSale, true)) : undefined;
 }
 
-export async function listVersionPage(
+/** An app's build ids, newest first (the (application_id, id) index), for pages and the count. */
+export function listVersionIds(
   db: Database,
   organizationId: number,
   applicationId: number,
-  options: { onlyReleased: boolean; limit: number; offset: number },
-): Promise<{ count: number; rows: VersionRow[] }> {
+  onlyReleased: boolean,
+): Promise<Float64Array> {
   const where = and(
     eq(versions.organizationId, organizationId),
     eq(versions.applicationId, applicationId),
-    releasedOnly(options.onlyReleased),
+    releasedOnly(onlyReleased),
   );
-  const [total] = await db.select({ value: count() }).from(versions).where(where);
-  const rows = await db
-    .select()
-    .from(versions)
-    .where(where)
-    .orderBy(desc(versions.id))
-    .limit(options.limit)
-    .offset(options.offset);
-  return { count: total?.value ?? 0, rows };
+  return selectIdList(
+    db,
+    sql`select ${versions.id} from ${versions} where ${where} order by ${versions.id} desc`,
+  );
 }
 
 export async function updateVersion(

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { likePattern } from "../../platform/db/like-pattern.ts";
+import { foldedContains } from "../../platform/db/text-search.ts";
 import { feedbackItems } from "./feedback.tables.ts";
 
 export type FeedbackRow = typeof feedbackItems.$inferSelect;
@@ -74,7 +74,7 @@ export async function listFeedback(
   if (filter.statuses) conditions.push(inArray(feedbackItems.status, filter.statuses));
   if (filter.tag) conditions.push(eq(feedbackItems.tag, filter.tag));
   if (filter.buildVersion) conditions.push(eq(feedbackItems.buildVersion, filter.buildVersion));
-  if (filter.device) conditions.push(ilike(feedbackItems.deviceName, likePattern(filter.device)));
+  if (filter.device) conditions.push(foldedContains(feedbackItems.deviceName, filter.device));
   const where = and(...conditions);
   const [total] = await db.select({ value: count() }).from(feedbackItems).where(where);
   const rows = await db

@@ -51,5 +51,7 @@ export const memberships = pgTable(
   (table) => [
     uniqueIndex("memberships_org_user_key").on(table.organizationId, table.userId),
     index("memberships_user_idx").on(table.userId),
+    // The staff list sorts an organization's members by role.
+    index("memberships_org_role_idx").on(table.organizationId, table.role, table.userId),
   ],
 );

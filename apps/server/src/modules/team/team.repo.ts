@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { likePattern } from "../../platform/db/like-pattern.ts";
+import { searchMatches } from "../../platform/db/text-search.ts";
 import { userDirectory } from "../users/users.views.ts";
 import { teamMembers, teams } from "./team.tables.ts";
 
@@ -14,7 +14,7 @@ export async function listTeams(
   if (filter.organizationIds.length === 0) return { count: 0, rows: [] };
   const where = and(
     inArray(teams.organizationId, filter.organizationIds),
-    filter.search ? ilike(teams.title, likePattern(filter.search)) : undefined,
+    filter.search ? searchMatches(teams.searchText, filter.search) : undefined,
   );
   const [total] = await db.select({ value: count() }).from(teams).where(where);
   const rows = await db
@@ -153,7 +153,7 @@ export async function searchTeams(db: Database, organizationId: number, search: 
     .where(
       and(
         eq(teams.organizationId, organizationId),
-        search ? ilike(teams.title, likePattern(search)) : undefined,
+        search ? searchMatches(teams.searchText, search) : undefined,
       ),
     )
     .orderBy(asc(teams.title), asc(teams.id))

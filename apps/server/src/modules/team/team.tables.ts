@@ -1,4 +1,5 @@
 import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { foldedColumn, searchText } from "../../platform/db/text-search.ts";
 import { organizations } from "../organization/organization.tables.ts";
 import { users } from "../users/users.tables.ts";
 
@@ -11,8 +12,12 @@ export const teams = pgTable(
       .references(() => organizations.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    searchText: searchText(foldedColumn("title")),
   },
-  (table) => [index("teams_org_idx").on(table.organizationId)],
+  (table) => [
+    index("teams_org_idx").on(table.organizationId),
+    index("teams_search_idx").using("gin", table.searchText.op("gin_trgm_ops")),
+  ],
 );
 
 export const teamMembers = pgTable(

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { likePattern } from "../../platform/db/like-pattern.ts";
+import { searchMatches } from "../../platform/db/text-search.ts";
 import { appMails, testerGroupMembers, testerGroups, testers } from "./tester.tables.ts";
 
 export type TesterRow = typeof testers.$inferSelect;
@@ -9,15 +9,12 @@ export type AppMailRow = typeof appMails.$inferSelect;
 
 /** Testers of an app, or of one group; `search` matches the address and the names. */
 function testerFilter(filter: { appId: number; groupId?: number; search?: string }) {
-  const search = filter.search ? likePattern(filter.search) : null;
   return and(
     eq(testers.applicationId, filter.appId),
     filter.groupId === undefined
       ? undefined
       : sql`exists (select 1 from ${testerGroupMembers} m where m.tester_id = ${testers.id} and m.group_id = ${filter.groupId})`,
-    search
-      ? or(ilike(testers.email, search), ilike(testers.firstName, search), ilike(testers.lastName, search))
-      : undefined,
+    filter.search ? searchMatches(testers.searchText, filter.search) : undefined,
   );
 }
 

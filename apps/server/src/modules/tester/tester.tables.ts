@@ -1,4 +1,6 @@
-import { bigint, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { searchText } from "../../platform/db/text-search.ts";
 import { applications } from "../application/application.tables.ts";
 import { organizations } from "../organization/organization.tables.ts";
 import { users } from "../users/users.tables.ts";
@@ -37,8 +39,12 @@ export const testers = pgTable(
     lastName: text("last_name").notNull().default(""),
     userId: bigint("user_id", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    searchText: searchText(sql`public.person_search_text(first_name, last_name, email)`),
   },
-  (table) => [uniqueIndex("testers_app_email_key").on(table.applicationId, table.email)],
+  (table) => [
+    uniqueIndex("testers_app_email_key").on(table.applicationId, table.email),
+    index("testers_search_idx").using("gin", table.searchText.op("gin_trgm_ops")),
+  ],
 );
 
 export const testerGroupMembers = pgTable(

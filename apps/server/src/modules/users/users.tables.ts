@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { searchText } from "../../platform/db/text-search.ts";
 
 export const users = pgTable(
   "users",
@@ -16,8 +18,13 @@ export const users = pgTable(
     twoFactorLastStep: bigint("two_factor_last_step", { mode: "number" }),
     welcomeClosed: boolean("welcome_closed").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Names and address, folded: what staff and member searches match. */
+    searchText: searchText(sql`public.person_search_text(first_name, last_name, email)`),
   },
-  (table) => [uniqueIndex("users_email_key").on(table.email)],
+  (table) => [
+    uniqueIndex("users_email_key").on(table.email),
+    index("users_search_idx").using("gin", table.searchText.op("gin_trgm_ops")),
+  ],
 );
 
 /** Session tokens and CI API keys; only the SHA-256 of the secret is stored. */

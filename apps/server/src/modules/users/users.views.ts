@@ -1,6 +1,5 @@
-import { ilike, or } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/pg-core";
-import { likePattern } from "../../platform/db/like-pattern.ts";
+import { searchMatches } from "../../platform/db/text-search.ts";
 import { users } from "./users.tables.ts";
 
 /**
@@ -16,17 +15,15 @@ export const userDirectory = new QueryBuilder()
     lastName: users.lastName,
     isActive: users.isActive,
     twoFactorEnabled: users.twoFactorEnabled,
+    searchText: users.searchText,
   })
   .from(users)
   .as("user_directory");
 
-/** People whose address or name contains `search` (case-insensitive; `%` and `_` match themselves). */
+/**
+ * People whose address or name contains `search`, ignoring case and accents (`%` and `_` match
+ * themselves), answered from the trigram index on users.
+ */
 export function userDirectoryMatches(search: string | undefined) {
-  if (!search) return undefined;
-  const pattern = likePattern(search);
-  return or(
-    ilike(userDirectory.email, pattern),
-    ilike(userDirectory.firstName, pattern),
-    ilike(userDirectory.lastName, pattern),
-  );
+  return search ? searchMatches(userDirectory.searchText, search) : undefined;
 }

@@ -40,3 +40,48 @@ describe("GenerationCache", () => {
     expect(await cache.getOrBuild("k", 2, build)).toBe("v2");
   });
 });
+
+describe("GenerationCache limits and concurrent builds", () => {
+  it("evicts the least recently used entries beyond maxWeight", () => {
+    const cache = new GenerationCache<number[]>({
+      maxEntries: 10,
+      maxAgeMs: 1000,
+      weigh: (ids) => ids.length,
+      maxWeight: 5,
+    });
+    cache.set("a", 1, [1, 2, 3]);
+    cache.set("b", 1, [4, 5]);
+    cache.set("c", 1, [6]);
+    expect(cache.get("a", 1)).toBeUndefined();
+    expect(cache.get("b", 1)).toEqual([4, 5]);
+    expect(cache.get("c", 1)).toEqual([6]);
+  });
+
+  it("runs one build for concurrent misses of a key and generation", async () => {
+    const cache = new GenerationCache({ maxEntries: 2, maxAgeMs: 1000 });
+    let builds = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const build = async () => {
+      builds += 1;
+      await gate;
+      return `v${builds}`;
+    };
+    const waiting = [cache.getOrBuild("k", 1, build), cache.getOrBuild("k", 1, build)];
+    const otherGeneration = cache.getOrBuild("k", 2, async () => "other");
+    release();
+    expect(await Promise.all(waiting)).toEqual(["v1", "v1"]);
+    expect(await otherGeneration).toBe("other");
+    expect(builds).toBe(1);
+  });
+
+  it("forgets a failed build so the next request tries again", async () => {
+    const cache = new GenerationCache({ maxEntries: 2, maxAgeMs: 1000 });
+    await expect(cache.getOrBuild("k", 1, async () => Promise.reject(new Error("down")))).rejects.toThrow(
+      "down",
+    );
+    expect(await cache.getOrBuild("k", 1, async () => "up")).toBe("up");
+  });
+});

@@ -1,6 +1,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { Logger } from "drizzle-orm/logger";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -42,7 +45,8 @@ function describeTarget(url: string): string {
   }
 }
 
-export async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+/** `logger` sees every statement drizzle sends (the query-plan test reads them back). */
+export async function openPostgres(url: string, poolSize: number, logger?: Logger): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   pool.on("error", () => {
     // An idle client dropped by the server; the pool replaces it on next use.
@@ -58,7 +62,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
     );
   }
   return {
-    db: drizzlePg(pool) as unknown as Database,
+    db: drizzlePg(pool, { logger }) as unknown as Database,
     sql: { executeSql: (text, values) => pool.query(text, values) },
     kind: "postgres",
     async exclusively(work) {
@@ -79,9 +83,9 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
 }
 
 /** Wraps an open PGlite instance; multi-statement SQL without parameters must go through exec. */
-export function wrapPglite(client: PGlite): DatabaseHandle {
+export function wrapPglite(client: PGlite, logger?: Logger): DatabaseHandle {
   return {
-    db: drizzlePglite(client) as unknown as Database,
+    db: drizzlePglite(client, { logger }) as unknown as Database,
     sql: {
       async executeSql(text, values) {
         if (!values || values.length === 0) {
@@ -98,10 +102,13 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
+/** The extensions the migrations create (search folds accents and matches by trigrams). */
+export const pgliteExtensions = { pg_trgm, unaccent };
+
 export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const dir = path.join(dataDir, "db");
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create({ dataDir: dir });
+  const client = await PGlite.create({ dataDir: dir, extensions: pgliteExtensions });
   return wrapPglite(client);
 }
 

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findVersionsByIds } from "../../src/modules/application/application.repo.ts";
+import {
+  findApplicationsInOrder,
+  listApplications,
+} from "../../src/modules/application/application-list.repo.ts";
+import { listProjectMembers } from "../../src/modules/application/project-member.repo.ts";
+import { listVersionIds } from "../../src/modules/application/version.repo.ts";
+import { listMemberRows } from "../../src/modules/organization/membership.repo.ts";
+import { listTeams } from "../../src/modules/team/team.repo.ts";
+import { listTesters } from "../../src/modules/tester/tester.repo.ts";
+import type { DatabaseHandle } from "../../src/platform/db/client.ts";
+import { type LargeOrganization, seedLargeOrganization } from "../helpers/large-organization.ts";
+import { createTestDatabase } from "../helpers/test-database.ts";
+
+// The plans PostgreSQL chooses at scale (tens of thousands of apps, hundreds of thousands of
+// versions, statistics gathered): the hot lists must reach their rows through indexes. Runs in
+// the PostgreSQL pass, the database large catalogs live on.
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Plans?: PlanNode[];
+}
+
+function nodesOf(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+}
+
+describe("query plans of the lists at scale", () => {
+  let handle: DatabaseHandle;
+  let org: LargeOrganization;
+  const statements: Array<{ query: string; params: unknown[] }> = [];
+
+  beforeAll(async () => {
+    handle = await createTestDatabase({ logQuery: (query, params) => statements.push({ query, params }) });
+    org = await seedLargeOrganization(handle, {
+      apps: 50_000,
+      versionsPerApp: 8,
+      staff: 3_000,
+      teams: 500,
+      testers: 20_000,
+    });
+    // Other organizations share every table, as on any instance: this one holds a fifth of it.
+    await seedLargeOrganization(handle, {
+      apps: 90_000,
+      versionsPerApp: 1,
+      staff: 20_000,
+      teams: 50,
+      testers: 100,
+    });
+    // Every staff member joins one of the first projects.
+    await handle.sql.executeSql(
+      `insert into project_members (project_id, user_id, role, is_access_all_envs, access_envs)
+       select p.id, m.user_id, 5, true, '{}' from memberships m
+       join projects p on p.organization_id = m.organization_id and p.id = (
+         select min(id) from projects where organization_id = m.organization_id) + m.user_id % 200
+       where m.organization_id = $1 and m.role > 1`,
+      [org.organizationId],
+    );
+    // As autovacuum leaves a settled table: statistics and the visibility map.
+    await handle.sql.executeSql("vacuum analyze");
+  }, 240_000);
+
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  /** The plans of every statement `work` sends. */
+  async function plansOf(work: () => Promise<unknown>): Promise<PlanNode[][]> {
+    statements.length = 0;
+    await work();
+    const sent = statements.splice(0);
+    expect(sent.length).toBeGreaterThan(0);
+    const plans: PlanNode[][] = [];
+    for (const { query, params } of sent) {
+      const result = await handle.sql.executeSql(`explain (format json) ${query}`, params);
+      const [document] = (result.rows[0] as { "QUERY PLAN": [{ Plan: PlanNode }] })["QUERY PLAN"];
+      plans.push(nodesOf(document.Plan));
+    }
+    return plans;
+  }
+
+  const seqScansOf = (plans: PlanNode[][], tables: string[]) =>
+    plans
+      .flat()
+      .filter((node) => node["Node Type"] === "Seq Scan" && tables.includes(node["Relation Name"] ?? ""))
+      .map((node) => node["Relation Name"]);
+  const indexesOf = (plans: PlanNode[][]) => plans.flat().flatMap((node) => node["Index Name"] ?? []);
+
+  it("pages and filters the apps list without scanning applications or versions", async () => {
+    for (const filter of [{}, { appType: 1 }, { memberUserId: org.userId }]) {
+      const plans = await plansOf(() =>
+        listApplications(handle.db, { organizationId: org.organizationId, ...filter }),
+      );
+      expect(seqScansOf(plans, ["applications", "versions", "projects"]), JSON.stringify(filter)).toEqual([]);
+    }
+    // The install list (ready current builds, newest first) reaches each current build by its
+    // key; which way it reads the organization's apps once per catalog version is the planner's
+    // choice of the moment (a parallel scan when the organization is a large share of the table).
+    const installable = await plansOf(() =>
+      listApplications(handle.db, { organizationId: org.organizationId, installable: { saleOnly: true } }),
+    );
+    expect(seqScansOf(installable, ["versions", "projects"])).toEqual([]);
+    // A page: its apps and their current builds by primary key.
+    const { ids } = await listApplications(handle.db, { organizationId: org.organizationId });
+    const page = await plansOf(async () => {
+      const rows = await findApplicationsInOrder(
+        handle.db,
+        org.organizationId,
+        Array.from(ids.subarray(40_000, 40_020)),
+      );
+      await findVersionsByIds(
+        handle.db,
+        org.organizationId,
+        rows.map((row) => row.currentVersionId as number),
+      );
+    });
+    expect(seqScansOf(page, ["applications", "versions"])).toEqual([]);
+  });
+
+  it("pages an app's builds through the (application, id) index", async () => {
+    const [appId] = (
+      await handle.sql.executeSql("select id from applications where organization_id = $1 limit 1", [
+        org.organizationId,
+      ])
+    ).rows.map((row) => Number(row.id));
+    for (const onlyReleased of [false, true]) {
+      const plans = await plansOf(async () => {
+        const ids = await listVersionIds(handle.db, org.organizationId, appId as number, onlyReleased);
+        await findVersionsByIds(handle.db, org.organizationId, Array.from(ids.subarray(0, 20)));
+      });
+      expect(seqScansOf(plans, ["applications", "versions"])).toEqual([]);
+    }
+  });
+
+  it("searches testers, staff, project members and teams through their search indexes", async () => {
+    const testers = await plansOf(() =>
+      listTesters(handle.db, { appId: org.testerAppId, search: "müller.123" }, { offset: 0, limit: 20 }),
+    );
+    expect(seqScansOf(testers, ["testers"])).toEqual([]);
+    expect(indexesOf(testers)).toContain("testers_search_idx");
+
+    const staff = await plansOf(() =>
+      listMemberRows(handle.db, org.organizationId, {
+        search: "jürgen.123",
+        limit: 20,
+        offset: 0,
+        order: "role",
+      }),
+    );
+    expect(seqScansOf(staff, ["users", "memberships"])).toEqual([]);
+    expect(indexesOf(staff)).toContain("users_search_idx");
+
+    // Teams number in the hundreds: reading them whole is the right plan, and the search answers.
+    const teams = await listTeams(handle.db, {
+      organizationIds: [org.organizationId],
+      search: "TEAM 123",
+      limit: 20,
+      offset: 0,
+    });
+    expect(teams.rows.map((row) => row.title)).toEqual(["Pulse team 123"]);
+
+    const [projectId] = (
+      await handle.sql.executeSql("select id from projects where organization_id = $1 limit 1", [
+        org.organizationId,
+      ])
+    ).rows.map((row) => Number(row.id));
+    const members = await plansOf(() =>
+      listProjectMembers(handle.db, projectId as number, "zoë", { offset: 0, limit: 20 }),
+    );
+    expect(seqScansOf(members, ["users", "project_members"])).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../helpers/app-factories.ts";
+import { authHeader, createUserWithToken } from "../helpers/factories.ts";
+import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
+import { projects, testers, users } from "../helpers/tables.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+// Searches match what people type: substrings of titles, bundle ids, names and addresses,
+// whatever the case and accents, with % and _ taken literally.
+describe("searching the lists", () => {
+  let t: TestApp;
+  let owner: Awaited<ReturnType<typeof createOrganization>>["owner"];
+  let organizationId: number;
+  const apps: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const created = await createOrganization(t);
+    owner = created.owner;
+    organizationId = created.organization.id;
+    for (const [name, title, bundleId] of [
+      ["cafe", "Café Crème", "com.example.coffee"],
+      ["zurich", "Tram", "ch.zürich.tram"],
+      ["percent", "100% Pure", "com.example.pure"],
+      ["underscore", "snake_case", "com.example.snake"],
+    ] as const) {
+      const app = await createApp(t, organizationId, { title, projectTitle: title, bundleId });
+      apps[name] = app.id;
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const get = async (url: string) => {
+    const response = await t.app.inject({ url, headers: authHeader(owner.token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { count: number; next: string | null; results: Array<Record<string, unknown>> };
+  };
+  const appIds = async (title: string) =>
+    (await get(`/api/applications/?org=${organizationId}&title=${encodeURIComponent(title)}`)).results.map(
+      (row) => row.id,
+    );
+
+  it("finds apps by title, bundle id or project title, folding case and accents", async () => {
+    expect(await appIds("cafe creme")).toEqual([apps.cafe]);
+    expect(await appIds("CAFÉ")).toEqual([apps.cafe]);
+    expect(await appIds("zurich")).toEqual([apps.zurich]);
+    expect(await appIds("com.example")).toEqual(
+      expect.arrayContaining([apps.cafe, apps.percent, apps.underscore]),
+    );
+    expect(await appIds("100%")).toEqual([apps.percent]);
+    expect(await appIds("e_c")).toEqual([apps.underscore]);
+    expect(await appIds("nothing like it")).toEqual([]);
+    // A renamed project is found by its new title at once (the catalog version moved).
+    const [cafe] = await t.database.db
+      .update(projects)
+      .set({ title: "Morning Brew" })
+      .where(eq(projects.title, "Café Crème"))
+      .returning();
+    expect(cafe).toBeDefined();
+    expect(await appIds("morning")).toEqual([apps.cafe]);
+  });
+
+  it("answers a page past the end with no results and the true count", async () => {
+    const page = await get(`/api/applications/?org=${organizationId}&page=50`);
+    expect(page.count).toBe(4);
+    expect(page.results).toEqual([]);
+    expect(page.next).toBeNull();
+    const searched = await get(`/api/applications/?org=${organizationId}&title=example&page=2&page_size=2`);
+    expect(searched).toMatchObject({ count: 3, next: null });
+    expect(searched.results).toHaveLength(1);
+  });
+
+  it("sees a new app in the list and its search right after it is added", async () => {
+    expect(await appIds("velo")).toEqual([]);
+    const velo = await createApp(t, organizationId, { title: "Vélo Libre", projectTitle: "Vélo Libre" });
+    expect(await appIds("velo")).toEqual([velo.id]);
+    expect((await get(`/api/applications/?org=${organizationId}`)).count).toBe(5);
+  });
+
+  it("finds staff, testers and teams by folded names and addresses", async () => {
+    const jurgen = await createUserWithToken(t, { email: "j.mueller@example.com" });
+    await t.database.db
+      .update(users)
+      .set({ firstName: "Jürgen", lastName: "Müller" })
+      .where(eq(users.id, jurgen.user.id));
+    await addMember(t, organizationId, 3, jurgen);
+    await addMember(t, organizationId, 3);
+    const staff = async (search: string) =>
+      (await get(`/api/orgs-users/?org=${organizationId}&search=${encodeURIComponent(search)}`)).results.map(
+        (row) => row.email,
+      );
+    expect(await staff("jurgen muller")).toEqual(["j.mueller@example.com"]);
+    expect(await staff("MÜLLER")).toEqual(["j.mueller@example.com"]);
+    expect(await staff("mueller@")).toEqual(["j.mueller@example.com"]);
+
+    await t.database.db.insert(testers).values([
+      { organizationId, applicationId: apps.cafe as number, email: "zoe@example.org", firstName: "Zoë" },
+      { organizationId, applicationId: apps.cafe as number, email: "ann@example.org", firstName: "Ann" },
+    ]);
+    const testerEmails = async (search: string) =>
+      (await get(`/api/testers/?app=${apps.cafe}&search=${encodeURIComponent(search)}`)).results.map(
+        (row) => row.email,
+      );
+    expect(await testerEmails("ZOE")).toEqual(["zoe@example.org"]);
+    expect(await testerEmails("example.org")).toEqual(["ann@example.org", "zoe@example.org"]);
+
+    await createTeam(t, organizationId, [], "Équipe Zürich");
+    const teams = await get(`/api/teams/?org=${organizationId}&s=equipe zur`);
+    expect(teams.results.map((row) => row.title)).toEqual(["Équipe Zürich"]);
+  });
+});
