@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.ts";
+import { createListCaches, type ListCaches } from "./cache/list-caches.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { DomainEvents } from "./events/domain-events.ts";
@@ -23,6 +24,8 @@ export interface Platform {
   jobs: JobQueue;
   /** Domain events for webhooks and chat, queued in the caller's transaction. */
   events: DomainEvents;
+  /** Large lists (apps, staff, testers) kept per catalog or directory version. */
+  lists: ListCaches;
 }
 
 export function createMailer(config: Config, database: DatabaseHandle): Mailer {
@@ -57,7 +60,8 @@ export async function openPlatform(
     const mailer = createMailer(config, handle);
     const mail = new MailQueue({ db: handle.db, queue: jobs, mailer });
     const events = new DomainEvents({ db: handle.db, queue: jobs });
-    return { config, database: handle, storage, signer, mailer, mail, jobs, events };
+    const lists = createListCaches(handle.db);
+    return { config, database: handle, storage, signer, mailer, mail, jobs, events, lists };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

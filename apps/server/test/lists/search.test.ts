@@ -95,6 +95,10 @@ describe("searching the lists", () => {
     expect(await staff("jurgen muller")).toEqual(["j.mueller@example.com"]);
     expect(await staff("MÜLLER")).toEqual(["j.mueller@example.com"]);
     expect(await staff("mueller@")).toEqual(["j.mueller@example.com"]);
+    // Lists are kept per directory version: a renamed person is found by the new name at once.
+    await t.database.db.update(users).set({ lastName: "Weiß" }).where(eq(users.id, jurgen.user.id));
+    expect(await staff("muller")).toEqual([]);
+    expect(await staff("jurgen weiss")).toEqual(["j.mueller@example.com"]);
 
     await t.database.db.insert(testers).values([
       { organizationId, applicationId: apps.cafe as number, email: "zoe@example.org", firstName: "Zoë" },
@@ -106,6 +110,14 @@ describe("searching the lists", () => {
       );
     expect(await testerEmails("ZOE")).toEqual(["zoe@example.org"]);
     expect(await testerEmails("example.org")).toEqual(["ann@example.org", "zoe@example.org"]);
+    await t.database.db
+      .insert(testers)
+      .values({ organizationId, applicationId: apps.cafe as number, email: "bo@example.org" });
+    expect(await testerEmails("example.org")).toEqual([
+      "ann@example.org",
+      "bo@example.org",
+      "zoe@example.org",
+    ]);
 
     await createTeam(t, organizationId, [], "Équipe Zürich");
     const teams = await get(`/api/teams/?org=${organizationId}&s=equipe zur`);

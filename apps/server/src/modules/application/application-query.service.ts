@@ -3,9 +3,9 @@ import type { AppLink, ApplicationDetail, MyAppRole, Version } from "@tarmac/con
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { arrangeByIds, filterList, type OrderedList } from "../../platform/db/id-list.ts";
-import type { SearchTermFolder } from "../../platform/db/text-search.ts";
+import { arrangeByIds } from "../../platform/db/id-list.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
 import type { AppLogService } from "./app-log.service.ts";
@@ -21,11 +21,6 @@ export interface ApplicationListQuery {
   org?: number;
   title?: string;
   mobile_type?: number;
-}
-
-/** The ids of one page; a page past the end is empty. */
-function pageOf(ids: Float64Array, params: PageParams): number[] {
-  return Array.from(ids.subarray(params.offset, params.offset + params.pageSize));
 }
 
 export class ApplicationQueryService {
@@ -44,8 +39,7 @@ export class ApplicationQueryService {
        * length and a search a pass over the texts, so neither a deep page, nor counting, nor a
        * search reads the catalog again until it changes.
        */
-      positions: GenerationCache<OrderedList>;
-      terms: SearchTermFolder;
+      lists: ListCaches;
       /** Apps as list records, per catalog version and viewer role (see recordsOf). */
       records: GenerationCache<string>;
     },
@@ -107,21 +101,18 @@ export class ApplicationQueryService {
       appType: query.mobile_type,
       installable: options.installable ? { saleOnly: seesOnlyReleasedBuilds(member.role) } : undefined,
     };
-    const key = `apps ${JSON.stringify(filter)}`;
-    const generation = member.catalogVersion;
-    const all = () =>
-      this.deps.positions.getOrBuild(key, generation, () => listApplications(this.deps.db, filter));
-    let ids = (await all()).ids;
-    if (query.title) {
-      // Matches the title, bundle id or project title, ignoring case and accents.
-      const folded = await this.deps.terms.fold(query.title);
-      ids = (
-        await this.deps.positions.getOrBuild(`${key} ${folded}`, generation, async () =>
-          filterList(await all(), folded),
-        )
-      ).ids;
-    }
-    return { count: ids.length, results: await this.recordsOf(member, pageOf(ids, params)) };
+    // A title search matches the title, bundle id or project title, ignoring case and accents.
+    const page = await pageOfList(
+      this.deps.lists,
+      {
+        key: `apps ${JSON.stringify(filter)}`,
+        generation: member.catalogVersion,
+        load: () => listApplications(this.deps.db, filter),
+      },
+      query.title,
+      { offset: params.offset, limit: params.pageSize },
+    );
+    return { count: page.count, results: await this.recordsOf(member, page.ids) };
   }
 
   /**
@@ -209,14 +200,20 @@ export class ApplicationQueryService {
     params: PageParams,
   ): Promise<{ count: number; results: Version[] }> {
     const onlyReleased = seesOnlyReleasedBuilds(member.role);
-    const { ids } = await this.deps.positions.getOrBuild(
-      `builds ${app.id} ${onlyReleased}`,
-      member.catalogVersion,
-      async () => ({ ids: await listVersionIds(this.deps.db, app.organizationId, app.id, onlyReleased) }),
+    const page = await pageOfList(
+      this.deps.lists,
+      {
+        key: `builds ${app.id} ${onlyReleased}`,
+        generation: member.catalogVersion,
+        load: async () => ({
+          ids: await listVersionIds(this.deps.db, app.organizationId, app.id, onlyReleased),
+        }),
+      },
+      undefined,
+      { offset: params.offset, limit: params.pageSize },
     );
-    const pageIds = pageOf(ids, params);
-    const rows = arrangeByIds(pageIds, await findVersionsByIds(this.deps.db, app.organizationId, pageIds));
-    return { count: ids.length, results: await this.deps.core.presentVersions(rows, app) };
+    const rows = arrangeByIds(page.ids, await findVersionsByIds(this.deps.db, app.organizationId, page.ids));
+    return { count: page.count, results: await this.deps.core.presentVersions(rows, app) };
   }
 
   async getBuild(userId: number, appId: number, buildId: number): Promise<Version> {

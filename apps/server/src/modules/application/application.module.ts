@@ -1,7 +1,5 @@
 import { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { SecretBox } from "../../platform/crypto/secret-box.ts";
-import { listWeight, type OrderedList } from "../../platform/db/id-list.ts";
-import { SearchTermFolder } from "../../platform/db/text-search.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { AuthServices } from "../auth/auth.module.ts";
@@ -63,14 +61,7 @@ export function createApplicationModule(
       maxEntries: 2000,
       maxAgeMs: Math.min(60, config.SIGNED_URL_TTL_SECONDS / 4) * 1000,
     }),
-    // Ids (8 bytes each) and search texts: 256 MiB holds about two million listed apps.
-    positions: new GenerationCache<OrderedList>({
-      maxEntries: 20_000,
-      maxAgeMs: 10 * 60 * 1000,
-      weigh: listWeight,
-      maxWeight: 256 * 1024 * 1024,
-    }),
-    terms: new SearchTermFolder(db),
+    lists: platform.lists,
     // Serialized app records (about 1.5 KB each): 160 MiB holds 100,000 apps. They carry signed
     // links, so they age like the pages.
     records: new GenerationCache<string>({

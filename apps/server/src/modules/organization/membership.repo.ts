@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
 import { memberships, organizations } from "./organization.tables.ts";
 
@@ -9,6 +10,7 @@ const membershipView = {
   userId: memberships.userId,
   role: memberships.role,
   catalogVersion: organizations.catalogVersion,
+  directoryVersion: organizations.directoryVersion,
 };
 
 /** The tenant boundary: a user's memberships in organizations that are not being deleted. */
@@ -119,6 +121,44 @@ export async function listMemberRows(
   const rows =
     filter.limit === undefined ? await query : await query.limit(filter.limit).offset(filter.offset ?? 0);
   return { count: total?.value ?? 0, rows };
+}
+
+/**
+ * Every member the filter keeps, in list order (role then address, or address), with the
+ * person's folded search text: kept per directory version, pages and searches come from it.
+ */
+export function listMemberSearchTexts(
+  db: Database,
+  organizationId: number,
+  filter: Pick<MemberFilter, "onlyUserIds" | "roles" | "order">,
+): Promise<OrderedList> {
+  const where = and(
+    eq(memberships.organizationId, organizationId),
+    filter.onlyUserIds ? inArray(memberships.userId, filter.onlyUserIds) : undefined,
+    filter.roles ? inArray(memberships.role, filter.roles) : undefined,
+  );
+  const order =
+    filter.order === "role" ? [asc(memberships.role), asc(userDirectory.email)] : [asc(userDirectory.email)];
+  return selectSearchableList(
+    db,
+    db
+      .select({ id: memberships.id, search: sql<string>`${userDirectory.searchText}`.as("search") })
+      .from(memberships)
+      .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
+      .where(where)
+      .orderBy(...order, asc(memberships.id)),
+  );
+}
+
+/** The members with these membership ids, in the order of `ids`. */
+export async function findMemberRowsInOrder(db: Database, organizationId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.id, ids)));
+  return arrangeByIds(ids, rows);
 }
 
 /** A membership by id, only among the given organizations (the caller's). */

@@ -6,6 +6,7 @@
  */
 import type { OrganizationSelector } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import {
   countMembers,
@@ -14,12 +15,14 @@ import {
   findLiveMembershipBySubdomain,
   findMemberRow,
   findMemberRowOfUser,
+  findMemberRowsInOrder,
   findMemberUserIds,
   findOwnerRow,
   findRolesOfUsers,
   insertMembership,
   listLiveMemberships,
   listMemberRows,
+  listMemberSearchTexts,
   listUserIdsWithRoles,
   type MemberFilter,
   type MemberRow,
@@ -37,10 +40,12 @@ export interface MemberContext {
   role: number;
   /** The organization's catalog version as of this read (validates cached list pages). */
   catalogVersion: number;
+  /** The organization's directory version as of this read (validates cached people lists). */
+  directoryVersion: number;
 }
 
 export class MembershipService {
-  constructor(private readonly deps: { db: Database }) {}
+  constructor(private readonly deps: { db: Database; lists: ListCaches }) {}
 
   findMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext | null> {
     return findLiveMembership(db, userId, organizationId);
@@ -91,6 +96,34 @@ export class MembershipService {
 
   listMembers(organizationId: number, filter: MemberFilter, db = this.deps.db) {
     return listMemberRows(db, organizationId, filter);
+  }
+
+  /**
+   * One page of the organization's members and their count, searched by name or address when
+   * `search` is set, from the member list kept per directory version (see ListCaches): deep
+   * pages, counts and searches read nothing but the page's own rows.
+   */
+  async pageMembers(
+    organization: { organizationId: number; directoryVersion: number },
+    filter: Pick<MemberFilter, "onlyUserIds" | "roles" | "order">,
+    search: string | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ count: number; rows: MemberRow[] }> {
+    const { organizationId, directoryVersion } = organization;
+    const listed = await pageOfList(
+      this.deps.lists,
+      {
+        key: `members ${organizationId} ${JSON.stringify(filter)}`,
+        generation: directoryVersion,
+        load: () => listMemberSearchTexts(this.deps.db, organizationId, filter),
+      },
+      search,
+      page,
+    );
+    return {
+      count: listed.count,
+      rows: await findMemberRowsInOrder(this.deps.db, organizationId, listed.ids),
+    };
   }
 
   /** A membership by id among the given organizations (the caller's), with the person's details. */

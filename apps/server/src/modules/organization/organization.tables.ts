@@ -26,6 +26,12 @@ export const organizations = pgTable(
      * project members change; cached list pages are valid while it stays the same.
      */
     catalogVersion: bigint("catalog_version", { mode: "number" }).notNull().default(0),
+    /**
+     * Bumped by database triggers whenever the organization's people change: members, their
+     * names and addresses, teams, testers and tester groups; cached staff and tester lists are
+     * valid while it stays the same.
+     */
+    directoryVersion: bigint("directory_version", { mode: "number" }).notNull().default(0),
     limitNotifiedAt: timestamp("limit_notified_at", { withTimezone: true }),
     deletingAt: timestamp("deleting_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

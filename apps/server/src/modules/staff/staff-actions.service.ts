@@ -60,12 +60,12 @@ export class StaffActionsService {
   ) {
     const actor = await this.deps.membership.resolveMembership(actorUserId, query);
     assertAllowed(actor, "staff:search-directory");
-    const { count, rows } = await this.deps.membership.listMembers(actor.organizationId, {
-      search: query.search || undefined,
-      limit: params.pageSize,
-      offset: params.offset,
-      order: "email",
-    });
+    const { count, rows } = await this.deps.membership.pageMembers(
+      actor,
+      { order: "email" },
+      query.search || undefined,
+      { offset: params.offset, limit: params.pageSize },
+    );
     return {
       count,
       results: rows.map((row) => ({

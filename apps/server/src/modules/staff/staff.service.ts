@@ -55,13 +55,12 @@ export class StaffService {
     params: PageParams,
   ): Promise<{ count: number; results: Membership[] }> {
     const member = await this.deps.membership.resolveMembership(actorUserId, filter);
-    const { count, rows } = await this.deps.membership.listMembers(member.organizationId, {
-      onlyUserIds: await this.visibleUserIds(member),
-      search: filter.s || undefined,
-      limit: params.pageSize,
-      offset: params.offset,
-      order: "role",
-    });
+    const { count, rows } = await this.deps.membership.pageMembers(
+      member,
+      { onlyUserIds: await this.visibleUserIds(member), order: "role" },
+      filter.s || undefined,
+      { offset: params.offset, limit: params.pageSize },
+    );
     return { count, results: await this.present(member.organizationId, rows) };
   }
 

@@ -7,7 +7,12 @@ import { TesterService } from "./tester.service.ts";
 
 /** Testers of an app, their groups, CSV import and saved addresses (app mails). */
 export function createTesterModule(platform: Platform, deps: UsersServices & ApplicationServices) {
-  const testers = new TesterService({ db: platform.database.db, apps: deps.applications, users: deps.users });
+  const testers = new TesterService({
+    db: platform.database.db,
+    apps: deps.applications,
+    users: deps.users,
+    lists: platform.lists,
+  });
   return {
     services: { testers },
     routes: (app) => registerTesterRoutes(app, { testers, publicUrl: platform.config.PUBLIC_URL }),

@@ -1,38 +1,32 @@
-import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { searchMatches } from "../../platform/db/text-search.ts";
+import { selectSearchableList } from "../../platform/db/id-list.ts";
 import { appMails, testerGroupMembers, testerGroups, testers } from "./tester.tables.ts";
 
 export type TesterRow = typeof testers.$inferSelect;
 export type TesterGroupRow = typeof testerGroups.$inferSelect;
 export type AppMailRow = typeof appMails.$inferSelect;
 
-/** Testers of an app, or of one group; `search` matches the address and the names. */
-function testerFilter(filter: { appId: number; groupId?: number; search?: string }) {
+/** Testers of an app, or of one group. */
+function testerFilter(filter: { appId: number; groupId?: number }) {
   return and(
     eq(testers.applicationId, filter.appId),
     filter.groupId === undefined
       ? undefined
       : sql`exists (select 1 from ${testerGroupMembers} m where m.tester_id = ${testers.id} and m.group_id = ${filter.groupId})`,
-    filter.search ? searchMatches(testers.searchText, filter.search) : undefined,
   );
 }
 
-export async function listTesters(
-  db: Database,
-  filter: { appId: number; groupId?: number; search?: string },
-  page: { offset: number; limit: number },
-) {
-  const where = testerFilter(filter);
-  const [total] = await db.select({ n: count() }).from(testers).where(where);
-  const rows = await db
-    .select()
-    .from(testers)
-    .where(where)
-    .orderBy(asc(testers.email))
-    .offset(page.offset)
-    .limit(page.limit);
-  return { count: total?.n ?? 0, rows };
+/** The testers of an app or group by address, with their folded search texts (see pageOfList). */
+export function listTesterSearchTexts(db: Database, filter: { appId: number; groupId?: number }) {
+  return selectSearchableList(
+    db,
+    db
+      .select({ id: testers.id, search: sql<string>`${testers.searchText}`.as("search") })
+      .from(testers)
+      .where(testerFilter(filter))
+      .orderBy(asc(testers.email), asc(testers.id)),
+  );
 }
 
 export async function listAllTesters(db: Database, appId: number) {

@@ -15,7 +15,9 @@ import type {
 } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
+import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { arrangeByIds } from "../../platform/db/id-list.ts";
 import type { ApplicationService } from "../application/application.service.ts";
 import type { UserService } from "../users/user.service.ts";
 import { parseTesterCsv } from "./lib/tester-csv.ts";
@@ -40,7 +42,7 @@ import {
   listAppMails,
   listGroupIdsOfTesters,
   listGroups,
-  listTesters,
+  listTesterSearchTexts,
   replaceGroupsOfTester,
   type TesterRow,
   updateTester,
@@ -57,7 +59,9 @@ export class CsvImportError extends AppError {
 }
 
 export class TesterService {
-  constructor(private readonly deps: { db: Database; apps: ApplicationService; users: UserService }) {}
+  constructor(
+    private readonly deps: { db: Database; apps: ApplicationService; users: UserService; lists: ListCaches },
+  ) {}
 
   /** Account ids by lower-cased address, to link testers to the people who already sign in. */
   private async accountIdsByEmail(emails: string[], db: Database): Promise<Map<string, number>> {
@@ -97,10 +101,22 @@ export class TesterService {
       appId = group.applicationId;
     }
     if (appId === undefined) throw AppError.validation({ app: ["Give app or groups."] });
-    await this.getManagedApp(userId, appId);
-    const filter = { appId, groupId: query.groups, search: query.search };
-    const page = await listTesters(this.deps.db, filter, { offset: params.offset, limit: params.pageSize });
-    return { count: page.count, results: await this.present(page.rows) };
+    const { member } = await this.deps.apps.getAccessibleApp(userId, appId, "tester:manage");
+    // The app's testers (or a group's) by address, kept per directory version: pages, counts
+    // and searches by name or address read nothing but the page's rows.
+    const filter = { appId, groupId: query.groups };
+    const listed = await pageOfList(
+      this.deps.lists,
+      {
+        key: `testers ${appId} ${query.groups ?? "all"}`,
+        generation: member.directoryVersion,
+        load: () => listTesterSearchTexts(this.deps.db, filter),
+      },
+      query.search || undefined,
+      { offset: params.offset, limit: params.pageSize },
+    );
+    const rows = arrangeByIds(listed.ids, await findTestersByIds(this.deps.db, appId, listed.ids));
+    return { count: listed.count, results: await this.present(rows) };
   }
 
   /** Adds the tester, or updates the one with this address; the account with the address is linked. */

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { searchText } from "../../platform/db/text-search.ts";
 import { applications } from "../application/application.tables.ts";
 import { organizations } from "../organization/organization.tables.ts";
@@ -41,10 +41,7 @@ export const testers = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     searchText: searchText(sql`public.person_search_text(first_name, last_name, email)`),
   },
-  (table) => [
-    uniqueIndex("testers_app_email_key").on(table.applicationId, table.email),
-    index("testers_search_idx").using("gin", table.searchText.op("gin_trgm_ops")),
-  ],
+  (table) => [uniqueIndex("testers_app_email_key").on(table.applicationId, table.email)],
 );
 
 export const testerGroupMembers = pgTable(

@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "./client.ts";
 
 /**
@@ -33,7 +33,7 @@ export async function selectIdList(db: Database, orderedIds: SQL): Promise<Float
 }
 
 /** As selectIdList, for a query answering `id` and `search` (the row's folded search text). */
-export async function selectSearchableList(db: Database, orderedRows: SQL): Promise<OrderedList> {
+export async function selectSearchableList(db: Database, orderedRows: SQLWrapper): Promise<OrderedList> {
   const result = await db.execute(sql`
     select string_agg(id::text, ',') as ids,
            string_agg(translate(search, ${rowSeparator}, ' '), ${rowSeparator}) as texts
