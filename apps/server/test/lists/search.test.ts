@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SearchTermFolder } from "../../src/platform/db/text-search.ts";
 import { createApp } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
@@ -61,6 +62,14 @@ describe("searching the lists", () => {
       .returning();
     expect(cafe).toBeDefined();
     expect(await appIds("morning")).toEqual([apps.cafe]);
+  });
+
+  it("folds search terms exactly as the database folds the texts", async () => {
+    const folder = new SearchTermFolder(t.database.db);
+    for (const term of ["Hello-World_100% OK", "CAFÉ Crème", "Straße", "ÆØÅ æøå", "Ñandú", "  x  "]) {
+      const [row] = (await t.database.sql.executeSql("select search_fold($1) as folded", [term])).rows;
+      expect(await folder.fold(term), term).toBe(row?.folded);
+    }
   });
 
   it("answers a page past the end with no results and the true count", async () => {

@@ -8,7 +8,13 @@ import type { Database } from "./client.ts";
  */
 export interface OrderedList {
   ids: Float64Array;
-  texts?: string[];
+  texts?: SearchTexts;
+}
+
+/** Every row's search text in one string (rows separated by U+0001) and where each row starts. */
+export interface SearchTexts {
+  joined: string;
+  starts: Uint32Array;
 }
 
 /** Separates rows in the aggregated texts; removed from the texts themselves. */
@@ -38,26 +44,43 @@ export async function selectSearchableList(db: Database, orderedRows: SQLWrapper
     select string_agg(id::text, ',') as ids,
            string_agg(translate(search, ${rowSeparator}, ' '), ${rowSeparator}) as texts
     from (${orderedRows}) listed`);
-  const [row] = rowsOf(result);
-  const ids = parseIds(row?.ids);
-  return { ids, texts: ids.length === 0 ? [] : (row?.texts ?? "").split(rowSeparator) };
+  const [answer] = rowsOf(result);
+  const ids = parseIds(answer?.ids);
+  const joined = ids.length === 0 ? "" : (answer?.texts ?? "");
+  const starts = new Uint32Array(ids.length + 1);
+  let row = 0;
+  for (let at = joined.indexOf(rowSeparator); at >= 0; at = joined.indexOf(rowSeparator, at + 1)) {
+    row += 1;
+    starts[row] = at + 1;
+  }
+  starts[ids.length] = joined.length + 1;
+  return { ids, texts: { joined, starts } };
 }
 
-/** The rows of `list` whose text contains `folded` (a folded search term), in list order. */
+/**
+ * The rows of `list` whose text contains `folded` (a folded search term), in list order: the
+ * engine's substring search runs over all texts at once, and each hit skips to the next row.
+ */
 export function filterList(list: OrderedList, folded: string): OrderedList {
-  const texts = list.texts ?? [];
   const ids: number[] = [];
-  for (let index = 0; index < texts.length; index += 1) {
-    if ((texts[index] as string).includes(folded)) ids.push(list.ids[index] as number);
+  const { joined, starts } = list.texts ?? { joined: "", starts: new Uint32Array(1) };
+  // Control characters separate the texts; a term holding one matches no single row.
+  if (folded.length === 0 || /[\u0000-\u001f]/.test(folded)) return { ids: Float64Array.from(ids) };
+  let row = 0;
+  for (let at = joined.indexOf(folded); at >= 0; ) {
+    while ((starts[row + 1] as number) <= at) row += 1;
+    ids.push(list.ids[row] as number);
+    if (row + 1 >= list.ids.length) break;
+    at = joined.indexOf(folded, starts[row + 1]);
   }
   return { ids: Float64Array.from(ids) };
 }
 
 /** About the bytes a list holds (its weight in a cache). */
 export function listWeight(list: OrderedList): number {
-  let weight = list.ids.byteLength + 100;
-  for (const text of list.texts ?? []) weight += 16 + text.length * 2;
-  return weight;
+  return (
+    list.ids.byteLength + (list.texts ? list.texts.starts.byteLength + list.texts.joined.length * 2 : 0) + 100
+  );
 }
 
 /** `rows` in the order of `ids`, leaving out ids without a row. */

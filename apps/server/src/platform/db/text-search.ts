@@ -45,6 +45,8 @@ export class SearchTermFolder {
   ) {}
 
   async fold(term: string): Promise<string> {
+    // Printable ASCII has no accents to remove: folding is lower-casing, without a round trip.
+    if (/^[\x20-\x7e]*$/.test(term)) return term.toLowerCase();
     const known = this.folded.get(term);
     if (known !== undefined) return known;
     const result = (await this.db.execute(sql`select search_fold(${term}) as folded`)) as {
