@@ -6,11 +6,9 @@ import { isAdminRole } from "../organization/roles.ts";
 import type { UserService } from "../users/user.service.ts";
 import {
   type ApplicationRow,
-  findProjects,
+  findProjectContexts,
   findVersionsByIds,
   listPreviousVersions,
-  listProjectApps,
-  listProjectMemberIds,
   type VersionRow,
 } from "./application.repo.ts";
 import { uploaderOf, type VersionPresenter } from "./version.presenter.ts";
@@ -59,10 +57,8 @@ export class ApplicationPresenter {
   ): Promise<ApplicationRecord[]> {
     if (apps.length === 0) return [];
     const projectIds = unique(apps.map((app) => app.projectId));
-    const [projectRows, siblings, members, currentRows, previousRows] = await Promise.all([
-      findProjects(db, organizationId, projectIds),
-      listProjectApps(db, organizationId, projectIds),
-      listProjectMemberIds(db, projectIds),
+    const [projectRows, currentRows, previousRows] = await Promise.all([
+      findProjectContexts(db, organizationId, projectIds),
       findVersionsByIds(db, organizationId, unique(apps.map((app) => app.currentVersionId))),
       options.previousVersions
         ? listPreviousVersions(db, organizationId, unique(apps.map((app) => app.id)), previousVersionsShown)
@@ -72,9 +68,7 @@ export class ApplicationPresenter {
       unique([...currentRows, ...previousRows].map((v) => v.uploadedBy)),
       db,
     );
-    const projectTitles = new Map(projectRows.map((row) => [row.id, row.title]));
-    const siblingsByProject = groupBy(siblings, (row) => row.projectId);
-    const membersByProject = groupBy(members, (row) => row.projectId);
+    const projectById = new Map(projectRows.map((row) => [row.id, row]));
     const currentById = new Map(currentRows.map((row) => [row.id, row]));
     const previousByApp = groupBy(previousRows, (row) => row.applicationId);
     const showVersion = (row: VersionRow, app: ApplicationRow): Promise<Version> =>
@@ -82,8 +76,9 @@ export class ApplicationPresenter {
 
     return Promise.all(
       apps.map(async (app) => {
-        const projectTitle = projectTitles.get(app.projectId) ?? "";
-        const projectApps = siblingsByProject.get(app.projectId) ?? [];
+        const project = projectById.get(app.projectId);
+        const projectTitle = project?.title ?? "";
+        const projectApps = project?.apps ?? [];
         const currentRow = app.currentVersionId ? currentById.get(app.currentVersionId) : undefined;
         const current = currentRow ? await showVersion(currentRow, app) : null;
         const previous = await Promise.all(
@@ -103,7 +98,7 @@ export class ApplicationPresenter {
           description: app.description,
           organization: app.organizationId,
           distribution: [],
-          users: (membersByProject.get(app.projectId) ?? []).map((row) => row.userId),
+          users: project?.memberIds ?? [],
           team_detail: [],
           count_versions: app.versionsCount,
           current_version: current,

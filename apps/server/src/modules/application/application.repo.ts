@@ -74,13 +74,32 @@ export async function listProjectApps(db: Database, organizationId: number, proj
     .orderBy(asc(applications.id));
 }
 
-export async function listProjectMemberIds(db: Database, projectIds: number[]) {
+/**
+ * Projects with what an app record shows of them, in one statement: the title, every app of the
+ * project (one per platform and environment, by id) and the members' user ids (by id).
+ */
+export async function findProjectContexts(db: Database, organizationId: number, projectIds: number[]) {
   if (projectIds.length === 0) return [];
-  return db
-    .select({ projectId: projectMembers.projectId, userId: projectMembers.userId })
-    .from(projectMembers)
-    .where(inArray(projectMembers.projectId, projectIds))
-    .orderBy(asc(projectMembers.userId));
+  const ids = sql.join(
+    projectIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    select p.id, p.title,
+      coalesce((select json_agg(json_build_object('id', a.id, 'title', a.title, 'appType', a.app_type,
+                                                  'environment', a.environment) order by a.id)
+                from ${applications} a where a.project_id = p.id), '[]') as apps,
+      coalesce((select json_agg(m.user_id order by m.user_id)
+                from ${projectMembers} m where m.project_id = p.id), '[]') as members
+    from ${projects} p where p.organization_id = ${organizationId} and p.id in (${ids})`);
+  // Both drivers (pg and PGlite) answer raw SQL with `rows`, and parse json columns.
+  const rows = (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  return rows.map((row) => ({
+    id: Number(row.id),
+    title: String(row.title),
+    apps: row.apps as Array<{ id: number; title: string; appType: number; environment: string }>,
+    memberIds: (row.members as Array<number | string>).map(Number),
+  }));
 }
 
 export async function findVersionsByIds(db: Database, organizationId: number, ids: number[]) {

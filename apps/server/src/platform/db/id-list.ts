@@ -64,8 +64,8 @@ export async function selectSearchableList(db: Database, orderedRows: SQLWrapper
 export function filterList(list: OrderedList, folded: string): OrderedList {
   const ids: number[] = [];
   const { joined, starts } = list.texts ?? { joined: "", starts: new Uint32Array(1) };
-  // Control characters separate the texts; a term holding one matches no single row.
-  if (folded.length === 0 || /[\u0000-\u001f]/.test(folded)) return { ids: Float64Array.from(ids) };
+  // A term holding the row separator would match across rows.
+  if (folded.length === 0 || folded.includes(rowSeparator)) return { ids: Float64Array.from(ids) };
   let row = 0;
   for (let at = joined.indexOf(folded); at >= 0; ) {
     while ((starts[row + 1] as number) <= at) row += 1;
