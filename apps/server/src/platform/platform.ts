@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.ts";
+import { createIdentityCache, type IdentityCache } from "./cache/identity-cache.ts";
 import { createListCaches, type ListCaches } from "./cache/list-caches.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
@@ -26,6 +27,8 @@ export interface Platform {
   events: DomainEvents;
   /** Large lists (apps, staff, testers) kept per catalog or directory version. */
   lists: ListCaches;
+  /** Token and membership lookups kept in the process, with the embedded database only. */
+  identity?: IdentityCache;
 }
 
 export function createMailer(config: Config, database: DatabaseHandle): Mailer {
@@ -61,7 +64,8 @@ export async function openPlatform(
     const mail = new MailQueue({ db: handle.db, queue: jobs, mailer });
     const events = new DomainEvents({ db: handle.db, queue: jobs });
     const lists = createListCaches(handle.db);
-    return { config, database: handle, storage, signer, mailer, mail, jobs, events, lists };
+    const identity = await createIdentityCache(handle);
+    return { config, database: handle, storage, signer, mailer, mail, jobs, events, lists, identity };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

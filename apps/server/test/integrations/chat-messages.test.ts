@@ -48,13 +48,16 @@ describe("chat messages", () => {
       type: "button",
       url: expect.stringMatching(/\/getapp\//),
     });
-    const log = (
-      await t.app.inject({
-        url: `/api/slackwebhooks/${app.id}/deliveries/`,
-        headers: authHeader(owner.token),
-      })
-    ).json();
-    expect(log.results[0]).toMatchObject({ status: "succeeded", event_type: "build.ready" });
+    const readLog = async () =>
+      (
+        await t.app.inject({
+          url: `/api/slackwebhooks/${app.id}/deliveries/`,
+          headers: authHeader(owner.token),
+        })
+      ).json();
+    // The receiver has the message; the worker writes the outcome right after its answer.
+    await until(async () => (await readLog()).results[0]?.status === "succeeded");
+    expect((await readLog()).results[0]).toMatchObject({ status: "succeeded", event_type: "build.ready" });
     const removed = await t.app.inject({
       method: "DELETE",
       url: `/api/slackwebhooks/${app.id}/`,

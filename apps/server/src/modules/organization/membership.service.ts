@@ -6,6 +6,7 @@
  */
 import type { OrganizationSelector } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import type { IdentityCache } from "../../platform/cache/identity-cache.ts";
 import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import {
@@ -45,15 +46,22 @@ export interface MemberContext {
 }
 
 export class MembershipService {
-  constructor(private readonly deps: { db: Database; lists: ListCaches }) {}
+  constructor(private readonly deps: { db: Database; lists: ListCaches; identity?: IdentityCache }) {}
+
+  /** Reads outside a transaction may be answered by the identity cache (embedded database). */
+  private kept<T>(db: Database, key: string, load: () => Promise<T>): Promise<T> {
+    return this.deps.identity && db === this.deps.db ? this.deps.identity.get(key, load) : load();
+  }
 
   findMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext | null> {
-    return findLiveMembership(db, userId, organizationId);
+    return this.kept(db, `member ${userId} ${organizationId}`, () =>
+      findLiveMembership(db, userId, organizationId),
+    );
   }
 
   /** The caller's membership in the organization; 404 when there is none. */
   async getMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext> {
-    const found = await findLiveMembership(db, userId, organizationId);
+    const found = await this.findMembership(userId, organizationId, db);
     if (!found) throw AppError.notFound();
     return found;
   }
@@ -70,7 +78,7 @@ export class MembershipService {
       if (!found) throw AppError.notFound();
       return found;
     }
-    const all = await listLiveMemberships(this.deps.db, userId);
+    const all = await this.listMemberships(userId);
     if (all.length === 1) return all[0] as MemberContext;
     if (all.length === 0) throw AppError.notFound();
     throw AppError.validation({ org: ["This field is required."] });
@@ -83,7 +91,7 @@ export class MembershipService {
 
   /** The user's memberships in organizations that are not being deleted. */
   listMemberships(userId: number, db = this.deps.db): Promise<MemberContext[]> {
-    return listLiveMemberships(db, userId);
+    return this.kept(db, `memberships ${userId}`, () => listLiveMemberships(db, userId));
   }
 
   /**

@@ -13,7 +13,7 @@ import { OrganizationUsageService } from "./organization-usage.service.ts";
 /** Organizations and memberships (the tenant boundary), usage counters, ownership and deletion. */
 export function createOrganizationModule(platform: Platform, deps: UsersServices & PlanServices) {
   const { db } = platform.database;
-  const membership = new MembershipService({ db, lists: platform.lists });
+  const membership = new MembershipService({ db, lists: platform.lists, identity: platform.identity });
   const usage = new OrganizationUsageService({ db, membership, plans: deps.plans });
   const organizationJobs = createOrganizationJobs({ db, storage: platform.storage });
   const organizations = new OrganizationService({

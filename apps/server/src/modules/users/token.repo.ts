@@ -29,6 +29,7 @@ export async function findLiveToken(db: Database, tokenHash: string, now: Date) 
       email: users.email,
       isActive: users.isActive,
       twoFactorEnabled: users.twoFactorEnabled,
+      expiresAt: authTokens.expiresAt,
     })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.userId))

@@ -2,6 +2,7 @@
  * Owns authentication tokens: session tokens and CI API keys, resolving a presented secret to
  * its user, and revocation. Only SHA-256 hashes of the secrets are stored.
  */
+import type { IdentityCache } from "../../platform/cache/identity-cache.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isoOrNull, type PersonalDataSection } from "../../platform/personal-data.ts";
@@ -32,7 +33,7 @@ export class TokenService {
   /** Avoids a write per request: last_used_at only moves once a minute per token. */
   private readonly lastTouched = new Map<number, number>();
 
-  constructor(private readonly deps: { db: Database }) {}
+  constructor(private readonly deps: { db: Database; identity?: IdentityCache }) {}
 
   async issueSession(
     userId: number,
@@ -69,8 +70,13 @@ export class TokenService {
 
   async resolve(token: string, now = new Date()): Promise<ResolvedToken | null> {
     if (token.length < 20 || token.length > 200) return null;
-    const found = await findLiveToken(this.deps.db, hashToken(token), now);
-    if (!found) return null;
+    const tokenHash = hashToken(token);
+    const lookup = () => findLiveToken(this.deps.db, tokenHash, now);
+    const found = this.deps.identity
+      ? await this.deps.identity.get(`token ${tokenHash}`, lookup)
+      : await lookup();
+    // A kept answer may have expired since.
+    if (!found || (found.expiresAt && found.expiresAt.getTime() <= now.getTime())) return null;
     const touched = this.lastTouched.get(found.tokenId) ?? 0;
     if (now.getTime() - touched > lastUsedResolutionMs) {
       this.lastTouched.set(found.tokenId, now.getTime());

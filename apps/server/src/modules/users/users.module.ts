@@ -7,7 +7,7 @@ import { UserService } from "./user.service.ts";
 export function createUsersModule(platform: Platform) {
   const { db } = platform.database;
   const users = new UserService({ db });
-  const tokens = new TokenService({ db });
+  const tokens = new TokenService({ db, identity: platform.identity });
   return {
     services: { users, tokens },
     personalData: [users.personalData, tokens.personalData],

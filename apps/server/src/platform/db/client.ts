@@ -26,6 +26,11 @@ export interface DatabaseHandle {
    * schema) happens one process at a time. The embedded database has one process anyway.
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` on every notification of `channel`, before the statement that caused it
+   * returns. Only the embedded database offers it (its notifications come from its own process).
+   */
+  onChange?(channel: string, listener: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,6 +103,9 @@ export function wrapPglite(client: PGlite, logger?: Logger): DatabaseHandle {
     },
     kind: "pglite",
     exclusively: (work) => work(),
+    async onChange(channel, listener) {
+      await client.listen(channel, () => listener());
+    },
     close: () => client.close(),
   };
 }
