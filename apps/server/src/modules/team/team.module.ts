@@ -8,7 +8,7 @@ import { teamPersonalData } from "./team-personal-data.ts";
 /** Teams of an organization and their members (the `teams` and `team_members` tables). */
 export function createTeamModule(platform: Platform, deps: OrganizationServices) {
   const { db } = platform.database;
-  const teams = new TeamService({ db, membership: deps.membership });
+  const teams = new TeamService({ db, membership: deps.membership, lists: platform.lists });
   return {
     services: { teams },
     routes: (app) => registerTeamRoutes(app, { teams, publicUrl: platform.config.PUBLIC_URL }),

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { arrangeByIds, selectSearchableList } from "../../platform/db/id-list.ts";
 import { searchMatches } from "../../platform/db/text-search.ts";
 import { userDirectory } from "../users/users.views.ts";
 import { teamMembers, teams } from "./team.tables.ts";
@@ -25,6 +26,32 @@ export async function listTeams(
     .limit(filter.limit)
     .offset(filter.offset);
   return { count: total?.value ?? 0, rows };
+}
+
+/** An organization's teams by title, with their folded search texts (see pageOfList). */
+export function listTeamSearchTexts(db: Database, organizationId: number) {
+  return selectSearchableList(
+    db,
+    db
+      .select({ id: teams.id, search: sql<string>`${teams.searchText}`.as("search") })
+      .from(teams)
+      .where(eq(teams.organizationId, organizationId))
+      .orderBy(asc(teams.title), asc(teams.id)),
+  );
+}
+
+/** The organization's teams with these ids, in the order of `ids`. */
+export async function findTeamsInOrder(
+  db: Database,
+  organizationId: number,
+  ids: number[],
+): Promise<TeamRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select(teamColumns)
+    .from(teams)
+    .where(and(eq(teams.organizationId, organizationId), inArray(teams.id, ids)));
+  return arrangeByIds(ids, rows);
 }
 
 export async function findTeam(db: Database, organizationIds: number[], teamId: number) {

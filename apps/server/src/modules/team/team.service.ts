@@ -6,6 +6,7 @@
 import type { CreateTeamInput, OrgTeam, Team, UpdateTeamInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
+import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
 import { can, type TeamAction } from "./team.policy.ts";
@@ -14,10 +15,12 @@ import {
   deleteTeam,
   findTeam,
   findTeamIdsInOrganization,
+  findTeamsInOrder,
   insertTeam,
   listTeamIdsOfUsers,
   listTeamMembers,
   listTeammateIds,
+  listTeamSearchTexts,
   listTeams,
   removeUserFromTeams,
   replaceTeamMembers,
@@ -37,10 +40,12 @@ function unique(ids: number[]): number[] {
 export class TeamService {
   private readonly db: Database;
   private readonly membership: MembershipService;
+  private readonly lists: ListCaches;
 
-  constructor(deps: { db: Database; membership: MembershipService }) {
+  constructor(deps: { db: Database; membership: MembershipService; lists: ListCaches }) {
     this.db = deps.db;
     this.membership = deps.membership;
+    this.lists = deps.lists;
   }
 
   async list(
@@ -156,10 +161,25 @@ export class TeamService {
   // --- internals ------------------------------------------------------------------------
 
   private async listRows(actorUserId: number, filter: { org?: number; s?: string }, params: PageParams) {
-    const organizationIds =
-      filter.org !== undefined
-        ? [(await this.membership.getMembership(actorUserId, filter.org)).organizationId]
-        : (await this.membership.listMemberships(actorUserId)).map((row) => row.organizationId);
+    if (filter.org !== undefined) {
+      // One organization's teams, kept per its directory version (pages and searches in memory).
+      const member = await this.membership.getMembership(actorUserId, filter.org);
+      const { organizationId, directoryVersion } = member;
+      const listed = await pageOfList(
+        this.lists,
+        {
+          key: `teams ${organizationId}`,
+          generation: directoryVersion,
+          load: () => listTeamSearchTexts(this.db, organizationId),
+        },
+        filter.s || undefined,
+        { offset: params.offset, limit: params.pageSize },
+      );
+      return { count: listed.count, rows: await findTeamsInOrder(this.db, organizationId, listed.ids) };
+    }
+    const organizationIds = (await this.membership.listMemberships(actorUserId)).map(
+      (row) => row.organizationId,
+    );
     return listTeams(this.db, {
       organizationIds,
       search: filter.s || undefined,
