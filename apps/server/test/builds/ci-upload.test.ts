@@ -60,7 +60,7 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
       new_version: "1.0.1",
       count_versions: 2,
       success: "ok",
-      public_link: expect.stringMatching(/^http:\/\/tarmac\.test\/getapp\/\w+/),
+      public_link: expect.stringMatching(/^http:\/\/tarmac\.test\/getapp\/[\w-]+/),
     });
     expect(response.json().current_version).toMatchObject({
       whats_new: "From CI",
