@@ -227,6 +227,15 @@ describe("XSRF double submit", () => {
     expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(cookie?.httpOnly).toBeFalsy();
   });
+
+  it("sets no XSRF cookie for calls signed with the Authorization header, which never need one", async () => {
+    const { token } = await createUserWithToken(t);
+    const signed = await t.app.inject({ url: "/api/test/whoami/", headers: authHeader(token) });
+    expect(signed.statusCode).toBe(200);
+    expect(signed.cookies.find((c) => c.name === "XSRF-TOKEN")).toBeUndefined();
+    const byCookie = await t.app.inject({ url: "/api/test/whoami/", cookies: { tarmac_token: token } });
+    expect(byCookie.cookies.find((c) => c.name === "XSRF-TOKEN")).toBeDefined();
+  });
 });
 
 describe("OpenAPI", () => {

@@ -116,9 +116,10 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
     };
   });
 
-  // Hands every browser an XSRF cookie to echo back; it is readable by script on purpose.
+  // Hands every browser an XSRF cookie to echo back; it is readable by script on purpose. A
+  // caller that signs with the Authorization header (CI, scripts, SDKs) is never asked for one.
   app.addHook("onSend", async (request, reply) => {
-    if (request.cookies?.[xsrfCookieName]) return;
+    if (request.cookies?.[xsrfCookieName] || request.actor?.via === "header") return;
     reply.setCookie(xsrfCookieName, randomBytes(24).toString("base64url"), {
       path: "/",
       sameSite: "lax",

@@ -1,9 +1,10 @@
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { loginThrottle } from "./throttle.tables.ts";
 
 export async function findThrottleRows(db: Database, keys: string[]) {
-  return db.select().from(loginThrottle).where(inArray(loginThrottle.key, keys));
+  return db.select().from(loginThrottle).where(anyOf(loginThrottle.key, keys));
 }
 
 /**
@@ -38,7 +39,7 @@ export async function countThrottleEvent(
 }
 
 export async function clearThrottle(db: Database, key: string): Promise<void> {
-  await db.delete(loginThrottle).where(inArray(loginThrottle.key, [key]));
+  await db.delete(loginThrottle).where(anyOf(loginThrottle.key, [key]));
 }
 
 /**

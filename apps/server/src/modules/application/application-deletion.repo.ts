@@ -1,4 +1,5 @@
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { applications, projects, versions } from "./application.tables.ts";
 
@@ -14,7 +15,7 @@ export async function summarizeVersionFiles(db: Database, organizationId: number
     })
     .from(
       sql`(select unnest(array[${versions.fileKey}, ${versions.iconKey}, ${versions.universalApkKey}]) as k
-           from ${versions} where ${and(eq(versions.organizationId, organizationId), inArray(versions.applicationId, appIds))}) keys`,
+           from ${versions} where ${and(eq(versions.organizationId, organizationId), anyOf(versions.applicationId, appIds))}) keys`,
     );
   const [totals] = await db
     .select({
@@ -22,7 +23,7 @@ export async function summarizeVersionFiles(db: Database, organizationId: number
       builds: count(),
     })
     .from(versions)
-    .where(and(eq(versions.organizationId, organizationId), inArray(versions.applicationId, appIds)));
+    .where(and(eq(versions.organizationId, organizationId), anyOf(versions.applicationId, appIds)));
   return { keys: row?.keys ?? [], bytes: Number(totals?.bytes ?? 0), builds: totals?.builds ?? 0 };
 }
 
@@ -39,7 +40,7 @@ export async function deleteApplications(db: Database, organizationId: number, a
   if (appIds.length === 0) return;
   await db
     .delete(applications)
-    .where(and(eq(applications.organizationId, organizationId), inArray(applications.id, appIds)));
+    .where(and(eq(applications.organizationId, organizationId), anyOf(applications.id, appIds)));
 }
 
 export async function countProjectApps(db: Database, projectId: number): Promise<number> {

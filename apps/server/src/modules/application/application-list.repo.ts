@@ -1,6 +1,8 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
+import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import type { ApplicationRow } from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { grantedByGroup } from "./permission-group.repo.ts";
@@ -54,6 +56,19 @@ export function listApplications(db: Database, filter: ApplicationListFilter): P
   );
 }
 
+const applicationsByIdsQuery = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(applications)
+    .where(
+      and(
+        eq(applications.organizationId, sql.placeholder("organizationId")),
+        anyOf(applications.id, sql.placeholder("ids")),
+      ),
+    )
+    .prepare("applications_by_ids"),
+);
+
 /** The apps with these ids, in the order of `ids`. */
 export async function findApplicationsInOrder(
   db: Database,
@@ -61,9 +76,5 @@ export async function findApplicationsInOrder(
   ids: number[],
 ): Promise<ApplicationRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(applications)
-    .where(and(eq(applications.organizationId, organizationId), inArray(applications.id, ids)));
-  return arrangeByIds(ids, rows);
+  return arrangeByIds(ids, await applicationsByIdsQuery(db).execute({ organizationId, ids }));
 }

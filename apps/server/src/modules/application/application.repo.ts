@@ -1,5 +1,7 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { isGrantedByGroup } from "./permission-group.repo.ts";
 
@@ -8,8 +10,17 @@ export type VersionRow = typeof versions.$inferSelect;
 /** `role` is null when only a permission group grants the project (the organization role applies). */
 export type ProjectAccessRow = { role: number | null; isAccessAllEnvs: boolean; accessEnvs: string[] };
 
+const applicationQuery = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(applications)
+    .where(eq(applications.id, sql.placeholder("appId")))
+    .limit(1)
+    .prepare("application"),
+);
+
 export async function findApplication(db: Database, appId: number): Promise<ApplicationRow | null> {
-  const [row] = await db.select().from(applications).where(eq(applications.id, appId)).limit(1);
+  const [row] = await applicationQuery(db).execute({ appId });
   return row ?? null;
 }
 
@@ -55,7 +66,7 @@ export async function findProjects(db: Database, organizationId: number, project
   return db
     .select({ id: projects.id, title: projects.title })
     .from(projects)
-    .where(and(eq(projects.organizationId, organizationId), inArray(projects.id, projectIds)));
+    .where(and(eq(projects.organizationId, organizationId), anyOf(projects.id, projectIds)));
 }
 
 /** Every app of the given projects (few per project: one per platform and environment). */
@@ -70,7 +81,7 @@ export async function listProjectApps(db: Database, organizationId: number, proj
       environment: applications.environment,
     })
     .from(applications)
-    .where(and(eq(applications.organizationId, organizationId), inArray(applications.projectId, projectIds)))
+    .where(and(eq(applications.organizationId, organizationId), anyOf(applications.projectId, projectIds)))
     .orderBy(asc(applications.id));
 }
 
@@ -102,12 +113,22 @@ export async function findProjectContexts(db: Database, organizationId: number, 
   }));
 }
 
-export async function findVersionsByIds(db: Database, organizationId: number, ids: number[]) {
-  if (ids.length === 0) return [];
-  return db
+const versionsByIdsQuery = preparedPerDatabase((db) =>
+  db
     .select()
     .from(versions)
-    .where(and(eq(versions.organizationId, organizationId), inArray(versions.id, ids)));
+    .where(
+      and(
+        eq(versions.organizationId, sql.placeholder("organizationId")),
+        anyOf(versions.id, sql.placeholder("ids")),
+      ),
+    )
+    .prepare("versions_by_ids"),
+);
+
+export async function findVersionsByIds(db: Database, organizationId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return versionsByIdsQuery(db).execute({ organizationId, ids });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { applications, projects, versions } from "./application.tables.ts";
 
@@ -121,11 +122,7 @@ export async function findKeysReferencedByVersions(db: Database, keys: string[])
     .select({ file: versions.fileKey, icon: versions.iconKey, apk: versions.universalApkKey })
     .from(versions)
     .where(
-      or(
-        inArray(versions.fileKey, keys),
-        inArray(versions.iconKey, keys),
-        inArray(versions.universalApkKey, keys),
-      ),
+      or(anyOf(versions.fileKey, keys), anyOf(versions.iconKey, keys), anyOf(versions.universalApkKey, keys)),
     );
   return rows.flatMap((row) => [row.file, row.icon, row.apk]).filter((key): key is string => Boolean(key));
 }

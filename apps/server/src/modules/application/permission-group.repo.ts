@@ -1,4 +1,5 @@
-import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { foldedContains } from "../../platform/db/text-search.ts";
 import {
@@ -52,7 +53,7 @@ export async function findPermissionGroup(db: Database, organizationIds: number[
   const [row] = await db
     .select()
     .from(permissionGroups)
-    .where(and(eq(permissionGroups.id, id), inArray(permissionGroups.organizationId, organizationIds)))
+    .where(and(eq(permissionGroups.id, id), anyOf(permissionGroups.organizationId, organizationIds)))
     .limit(1);
   return row ?? null;
 }
@@ -62,7 +63,7 @@ export async function findPermissionGroupsOf(db: Database, organizationId: numbe
   return db
     .select()
     .from(permissionGroups)
-    .where(and(eq(permissionGroups.organizationId, organizationId), inArray(permissionGroups.id, ids)));
+    .where(and(eq(permissionGroups.organizationId, organizationId), anyOf(permissionGroups.id, ids)));
 }
 
 /** A title already used in the organization, compared without case. */
@@ -124,13 +125,13 @@ export async function groupContents(db: Database, groupIds: number[]) {
   const memberRows = await db
     .select()
     .from(permissionGroupMembers)
-    .where(inArray(permissionGroupMembers.groupId, groupIds))
+    .where(anyOf(permissionGroupMembers.groupId, groupIds))
     .orderBy(asc(permissionGroupMembers.userId));
   for (const row of memberRows) members.get(row.groupId)?.push(row.userId);
   const projectRows = await db
     .select()
     .from(permissionGroupProjects)
-    .where(inArray(permissionGroupProjects.groupId, groupIds))
+    .where(anyOf(permissionGroupProjects.groupId, groupIds))
     .orderBy(asc(permissionGroupProjects.projectId));
   for (const row of projectRows) granted.get(row.groupId)?.push(row.projectId);
   return { members, granted };

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
 import { projectMembers, projects } from "./application.tables.ts";
@@ -66,7 +67,7 @@ export async function findProjectMemberViews(db: Database, ids: number[]) {
     .select(memberView)
     .from(projectMembers)
     .innerJoin(userDirectory, eq(userDirectory.userId, projectMembers.userId))
-    .where(inArray(projectMembers.id, ids));
+    .where(anyOf(projectMembers.id, ids));
 }
 
 export async function insertProjectMember(
@@ -95,7 +96,7 @@ export async function listProjectIdsOfUsers(db: Database, organizationId: number
     .select({ userId: projectMembers.userId, projectId: projectMembers.projectId })
     .from(projectMembers)
     .innerJoin(projects, eq(projects.id, projectMembers.projectId))
-    .where(and(eq(projects.organizationId, organizationId), inArray(projectMembers.userId, userIds)))
+    .where(and(eq(projects.organizationId, organizationId), anyOf(projectMembers.userId, userIds)))
     .orderBy(asc(projectMembers.projectId));
 }
 
@@ -104,7 +105,7 @@ export async function findProjectIdsInOrganization(db: Database, organizationId:
   const rows = await db
     .select({ id: projects.id })
     .from(projects)
-    .where(and(eq(projects.organizationId, organizationId), inArray(projects.id, ids)));
+    .where(and(eq(projects.organizationId, organizationId), anyOf(projects.id, ids)));
   return rows.map((row) => row.id);
 }
 
@@ -124,7 +125,7 @@ export async function replaceUserProjects(
   if (removed.length > 0) {
     await db
       .delete(projectMembers)
-      .where(and(eq(projectMembers.userId, userId), inArray(projectMembers.projectId, removed)));
+      .where(and(eq(projectMembers.userId, userId), anyOf(projectMembers.projectId, removed)));
   }
   if (added.length > 0) {
     await db.insert(projectMembers).values(added.map((projectId) => ({ projectId, userId, role })));
@@ -140,7 +141,7 @@ export async function findProjectMembersOfUsers(db: Database, projectId: number,
     .where(
       and(
         eq(projectMembers.projectId, projectId),
-        userIds ? inArray(projectMembers.userId, userIds) : undefined,
+        userIds ? anyOf(projectMembers.userId, userIds) : undefined,
       ),
     );
 }

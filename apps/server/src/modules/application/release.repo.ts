@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationRow, VersionRow } from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
@@ -101,7 +102,7 @@ export async function listRecentVersions(db: Database, appIds: number[], perApp:
       ),
     })
     .from(versions)
-    .where(and(inArray(versions.applicationId, appIds), eq(versions.state, "ready")))
+    .where(and(anyOf(versions.applicationId, appIds), eq(versions.state, "ready")))
     .as("ranked");
   return db
     .select()
@@ -150,7 +151,7 @@ export async function listProvisionedBuilds(
     )
     .where(
       and(
-        inArray(versions.organizationId, organizationIds),
+        anyOf(versions.organizationId, organizationIds),
         sql`exists (select 1 from jsonb_array_elements_text(${provisionedUdids}) d where lower(d) in (${listed}))`,
       ),
     )

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { userCodes } from "./auth.tables.ts";
 
@@ -17,7 +18,7 @@ export async function voidUserCodes(db: Database, userId: number, kinds: UserCod
   await db
     .update(userCodes)
     .set({ usedAt: now })
-    .where(and(eq(userCodes.userId, userId), inArray(userCodes.kind, kinds), isNull(userCodes.usedAt)));
+    .where(and(eq(userCodes.userId, userId), anyOf(userCodes.kind, kinds), isNull(userCodes.usedAt)));
 }
 
 /** A code that is unused and unexpired. */
@@ -33,7 +34,7 @@ export async function findLiveUserCode(
     .where(
       and(
         eq(userCodes.codeHash, codeHash),
-        inArray(userCodes.kind, kinds),
+        anyOf(userCodes.kind, kinds),
         isNull(userCodes.usedAt),
         gt(userCodes.expiresAt, now),
       ),

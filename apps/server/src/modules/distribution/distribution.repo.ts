@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { distributions, installEvents } from "./distribution.tables.ts";
 
@@ -82,7 +83,7 @@ export async function countEventsByDistribution(db: Database, ids: number[]) {
   return db
     .select({ distributionId: installEvents.distributionId, kind: installEvents.kind, value: count() })
     .from(installEvents)
-    .where(inArray(installEvents.distributionId, ids))
+    .where(anyOf(installEvents.distributionId, ids))
     .groupBy(installEvents.distributionId, installEvents.kind);
 }
 

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, type SQL, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { foldedContains } from "../../platform/db/text-search.ts";
 import { feedbackItems } from "./feedback.tables.ts";
@@ -71,7 +72,7 @@ export async function listFeedback(
   const conditions: SQL[] = [eq(feedbackItems.organizationId, filter.organizationId)];
   if (filter.applicationId !== undefined)
     conditions.push(eq(feedbackItems.applicationId, filter.applicationId));
-  if (filter.statuses) conditions.push(inArray(feedbackItems.status, filter.statuses));
+  if (filter.statuses) conditions.push(anyOf(feedbackItems.status, filter.statuses));
   if (filter.tag) conditions.push(eq(feedbackItems.tag, filter.tag));
   if (filter.buildVersion) conditions.push(eq(feedbackItems.buildVersion, filter.buildVersion));
   if (filter.device) conditions.push(foldedContains(feedbackItems.deviceName, filter.device));
@@ -93,7 +94,7 @@ export async function listImageKeys(db: Database, applicationIds: number[]): Pro
   const rows = await db
     .select({ key: feedbackItems.imageKey })
     .from(feedbackItems)
-    .where(inArray(feedbackItems.applicationId, applicationIds));
+    .where(anyOf(feedbackItems.applicationId, applicationIds));
   return rows.flatMap((row) => (row.key ? [row.key] : []));
 }
 

@@ -1,6 +1,8 @@
-import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, type Placeholder, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
+import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
 import { memberships, organizations } from "./organization.tables.ts";
 
@@ -14,7 +16,7 @@ const membershipView = {
 };
 
 /** The tenant boundary: a user's memberships in organizations that are not being deleted. */
-function liveMembershipCondition(userId: number, organizationId?: number) {
+function liveMembershipCondition(userId: number | Placeholder, organizationId?: number | Placeholder) {
   return and(
     eq(memberships.userId, userId),
     organizationId === undefined ? undefined : eq(memberships.organizationId, organizationId),
@@ -22,7 +24,11 @@ function liveMembershipCondition(userId: number, organizationId?: number) {
   );
 }
 
-function selectLiveMemberships(db: Database, userId: number, organizationId?: number) {
+function selectLiveMemberships(
+  db: Database,
+  userId: number | Placeholder,
+  organizationId?: number | Placeholder,
+) {
   return db
     .select(membershipView)
     .from(memberships)
@@ -46,9 +52,15 @@ export async function findLiveMembershipBySubdomain(db: Database, userId: number
   return row ?? null;
 }
 
-/** A membership in an organization that is not being deleted. */
+/** The membership every organization request checks: prepared once (preparedPerDatabase). */
+const liveMembershipQuery = preparedPerDatabase((db) =>
+  selectLiveMemberships(db, sql.placeholder("userId"), sql.placeholder("organizationId"))
+    .limit(1)
+    .prepare("live_membership"),
+);
+
 export async function findLiveMembership(db: Database, userId: number, organizationId: number) {
-  const [row] = await selectLiveMemberships(db, userId, organizationId).limit(1);
+  const [row] = await liveMembershipQuery(db).execute({ userId, organizationId });
   return row ?? null;
 }
 
@@ -101,8 +113,8 @@ export async function listMemberRows(
 ): Promise<{ count: number; rows: MemberRow[] }> {
   const where = and(
     eq(memberships.organizationId, organizationId),
-    filter.onlyUserIds ? inArray(memberships.userId, filter.onlyUserIds) : undefined,
-    filter.roles ? inArray(memberships.role, filter.roles) : undefined,
+    filter.onlyUserIds ? anyOf(memberships.userId, filter.onlyUserIds) : undefined,
+    filter.roles ? anyOf(memberships.role, filter.roles) : undefined,
     userDirectoryMatches(filter.search),
   );
   const [total] = await db
@@ -134,8 +146,8 @@ export function listMemberSearchTexts(
 ): Promise<OrderedList> {
   const where = and(
     eq(memberships.organizationId, organizationId),
-    filter.onlyUserIds ? inArray(memberships.userId, filter.onlyUserIds) : undefined,
-    filter.roles ? inArray(memberships.role, filter.roles) : undefined,
+    filter.onlyUserIds ? anyOf(memberships.userId, filter.onlyUserIds) : undefined,
+    filter.roles ? anyOf(memberships.role, filter.roles) : undefined,
   );
   const order =
     filter.order === "role" ? [asc(memberships.role), asc(userDirectory.email)] : [asc(userDirectory.email)];
@@ -150,15 +162,24 @@ export function listMemberSearchTexts(
   );
 }
 
-/** The members with these membership ids, in the order of `ids`. */
-export async function findMemberRowsInOrder(db: Database, organizationId: number, ids: number[]) {
-  if (ids.length === 0) return [];
-  const rows = await db
+const memberRowsQuery = preparedPerDatabase((db) =>
+  db
     .select(memberColumns)
     .from(memberships)
     .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
-    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.id, ids)));
-  return arrangeByIds(ids, rows);
+    .where(
+      and(
+        eq(memberships.organizationId, sql.placeholder("organizationId")),
+        anyOf(memberships.id, sql.placeholder("ids")),
+      ),
+    )
+    .prepare("member_rows_by_ids"),
+);
+
+/** The members with these membership ids, in the order of `ids`. */
+export async function findMemberRowsInOrder(db: Database, organizationId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return arrangeByIds(ids, await memberRowsQuery(db).execute({ organizationId, ids }));
 }
 
 /** A membership by id, only among the given organizations (the caller's). */
@@ -172,7 +193,7 @@ export async function findMemberRow(
     .select(memberColumns)
     .from(memberships)
     .innerJoin(userDirectory, eq(userDirectory.userId, memberships.userId))
-    .where(and(eq(memberships.id, membershipId), inArray(memberships.organizationId, organizationIds)))
+    .where(and(eq(memberships.id, membershipId), anyOf(memberships.organizationId, organizationIds)))
     .limit(1);
   return row ?? null;
 }
@@ -237,7 +258,7 @@ export async function findMemberUserIds(db: Database, organizationId: number, us
   const rows = await db
     .select({ userId: memberships.userId })
     .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)));
+    .where(and(eq(memberships.organizationId, organizationId), anyOf(memberships.userId, userIds)));
   return rows.map((row) => row.userId);
 }
 
@@ -247,7 +268,7 @@ export async function findRolesOfUsers(db: Database, organizationId: number, use
   const rows = await db
     .select({ userId: memberships.userId, role: memberships.role })
     .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.userId, userIds)));
+    .where(and(eq(memberships.organizationId, organizationId), anyOf(memberships.userId, userIds)));
   return new Map(rows.map((row) => [row.userId, row.role]));
 }
 
@@ -256,7 +277,7 @@ export async function listUserIdsWithRoles(db: Database, organizationId: number,
   const rows = await db
     .select({ userId: memberships.userId })
     .from(memberships)
-    .where(and(eq(memberships.organizationId, organizationId), inArray(memberships.role, roles)))
+    .where(and(eq(memberships.organizationId, organizationId), anyOf(memberships.role, roles)))
     .orderBy(asc(memberships.userId));
   return rows.map((row) => row.userId);
 }
@@ -266,7 +287,7 @@ export async function countMembers(db: Database, organizationIds: number[]): Pro
   const rows = await db
     .select({ organizationId: memberships.organizationId, members: count() })
     .from(memberships)
-    .where(inArray(memberships.organizationId, organizationIds))
+    .where(anyOf(memberships.organizationId, organizationIds))
     .groupBy(memberships.organizationId);
   return new Map(rows.map((row) => [row.organizationId, Number(row.members)]));
 }

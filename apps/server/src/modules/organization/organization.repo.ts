@@ -1,4 +1,5 @@
-import { and, asc, count, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { memberships, organizations } from "./organization.tables.ts";
 
@@ -43,7 +44,7 @@ export async function findOrganizationById(db: Database, organizationId: number)
 
 export async function findOrganizationsByIds(db: Database, organizationIds: number[]) {
   if (organizationIds.length === 0) return [];
-  return db.select().from(organizations).where(inArray(organizations.id, organizationIds));
+  return db.select().from(organizations).where(anyOf(organizations.id, organizationIds));
 }
 
 /** Serializes changes that count or limit an organization (SELECT ... FOR UPDATE); null if gone. */
@@ -106,7 +107,7 @@ export async function claimLimitNotice(db: Database, organizationId: number, now
 
 export async function markOrganizationsDeleting(db: Database, organizationIds: number[], now: Date) {
   if (organizationIds.length === 0) return;
-  await db.update(organizations).set({ deletingAt: now }).where(inArray(organizations.id, organizationIds));
+  await db.update(organizations).set({ deletingAt: now }).where(anyOf(organizations.id, organizationIds));
 }
 
 /** Memberships, teams, projects, apps and everything under them go with it (foreign keys cascade). */

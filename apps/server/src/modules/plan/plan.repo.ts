@@ -1,4 +1,5 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { plans } from "./plan.tables.ts";
 
@@ -10,7 +11,7 @@ export async function listPlans(db: Database): Promise<PlanRow[]> {
 
 export async function findPlansByIds(db: Database, ids: number[]): Promise<PlanRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(plans).where(inArray(plans.id, ids));
+  return db.select().from(plans).where(anyOf(plans.id, ids));
 }
 
 export async function findDefaultPlan(db: Database): Promise<PlanRow | null> {

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, selectSearchableList } from "../../platform/db/id-list.ts";
 import { searchMatches } from "../../platform/db/text-search.ts";
@@ -14,7 +15,7 @@ export async function listTeams(
 ): Promise<{ count: number; rows: TeamRow[] }> {
   if (filter.organizationIds.length === 0) return { count: 0, rows: [] };
   const where = and(
-    inArray(teams.organizationId, filter.organizationIds),
+    anyOf(teams.organizationId, filter.organizationIds),
     filter.search ? searchMatches(teams.searchText, filter.search) : undefined,
   );
   const [total] = await db.select({ value: count() }).from(teams).where(where);
@@ -50,7 +51,7 @@ export async function findTeamsInOrder(
   const rows = await db
     .select(teamColumns)
     .from(teams)
-    .where(and(eq(teams.organizationId, organizationId), inArray(teams.id, ids)));
+    .where(and(eq(teams.organizationId, organizationId), anyOf(teams.id, ids)));
   return arrangeByIds(ids, rows);
 }
 
@@ -59,7 +60,7 @@ export async function findTeam(db: Database, organizationIds: number[], teamId: 
   const [row] = await db
     .select(teamColumns)
     .from(teams)
-    .where(and(eq(teams.id, teamId), inArray(teams.organizationId, organizationIds)))
+    .where(and(eq(teams.id, teamId), anyOf(teams.organizationId, organizationIds)))
     .limit(1);
   return row ?? null;
 }
@@ -77,7 +78,7 @@ export async function listTeamMembers(db: Database, organizationId: number, team
     .from(teamMembers)
     .innerJoin(teams, eq(teams.id, teamMembers.teamId))
     .innerJoin(userDirectory, eq(userDirectory.userId, teamMembers.userId))
-    .where(and(eq(teams.organizationId, organizationId), inArray(teamMembers.teamId, teamIds)))
+    .where(and(eq(teams.organizationId, organizationId), anyOf(teamMembers.teamId, teamIds)))
     .orderBy(asc(userDirectory.email));
 }
 
@@ -121,7 +122,7 @@ export async function findTeamIdsInOrganization(db: Database, organizationId: nu
   const rows = await db
     .select({ id: teams.id })
     .from(teams)
-    .where(and(eq(teams.organizationId, organizationId), inArray(teams.id, teamIds)));
+    .where(and(eq(teams.organizationId, organizationId), anyOf(teams.id, teamIds)));
   return rows.map((row) => row.id);
 }
 
@@ -131,7 +132,7 @@ export async function listTeamIdsOfUsers(db: Database, organizationId: number, u
     .select({ userId: teamMembers.userId, teamId: teamMembers.teamId })
     .from(teamMembers)
     .innerJoin(teams, eq(teams.id, teamMembers.teamId))
-    .where(and(eq(teams.organizationId, organizationId), inArray(teamMembers.userId, userIds)))
+    .where(and(eq(teams.organizationId, organizationId), anyOf(teamMembers.userId, userIds)))
     .orderBy(asc(teamMembers.teamId));
 }
 

@@ -1,6 +1,8 @@
-import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, or, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { selectSearchableList } from "../../platform/db/id-list.ts";
+import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { appMails, testerGroupMembers, testerGroups, testers } from "./tester.tables.ts";
 
 export type TesterRow = typeof testers.$inferSelect;
@@ -43,15 +45,22 @@ export async function findTestersByEmail(db: Database, appId: number, emails: st
   return db
     .select()
     .from(testers)
-    .where(and(eq(testers.applicationId, appId), inArray(testers.email, emails)));
+    .where(and(eq(testers.applicationId, appId), anyOf(testers.email, emails)));
 }
+
+const testersByIdsQuery = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(testers)
+    .where(
+      and(eq(testers.applicationId, sql.placeholder("appId")), anyOf(testers.id, sql.placeholder("ids"))),
+    )
+    .prepare("testers_by_ids"),
+);
 
 export async function findTestersByIds(db: Database, appId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(testers)
-    .where(and(eq(testers.applicationId, appId), inArray(testers.id, ids)));
+  return testersByIdsQuery(db).execute({ appId, ids });
 }
 
 export async function insertTesters(
@@ -81,13 +90,18 @@ export async function deleteTester(db: Database, id: number) {
   await db.delete(testers).where(eq(testers.id, id));
 }
 
-export async function listGroupIdsOfTesters(db: Database, testerIds: number[]) {
-  if (testerIds.length === 0) return [];
-  return db
+const groupIdsOfTestersQuery = preparedPerDatabase((db) =>
+  db
     .select()
     .from(testerGroupMembers)
-    .where(inArray(testerGroupMembers.testerId, testerIds))
-    .orderBy(asc(testerGroupMembers.groupId));
+    .where(anyOf(testerGroupMembers.testerId, sql.placeholder("ids")))
+    .orderBy(asc(testerGroupMembers.groupId))
+    .prepare("group_ids_of_testers"),
+);
+
+export async function listGroupIdsOfTesters(db: Database, testerIds: number[]) {
+  if (testerIds.length === 0) return [];
+  return groupIdsOfTestersQuery(db).execute({ ids: testerIds });
 }
 
 export async function addGroupMembers(db: Database, pairs: { groupId: number; testerId: number }[]) {
@@ -130,7 +144,7 @@ export async function findGroupsOfApp(db: Database, appId: number, ids: number[]
   return db
     .select()
     .from(testerGroups)
-    .where(and(eq(testerGroups.applicationId, appId), inArray(testerGroups.id, ids)));
+    .where(and(eq(testerGroups.applicationId, appId), anyOf(testerGroups.id, ids)));
 }
 
 export async function findGroupByTitle(db: Database, appId: number, title: string) {
@@ -168,7 +182,7 @@ export async function findAppMailsByIds(db: Database, appId: number, ids: number
   return db
     .select()
     .from(appMails)
-    .where(and(eq(appMails.applicationId, appId), inArray(appMails.id, ids)));
+    .where(and(eq(appMails.applicationId, appId), anyOf(appMails.id, ids)));
 }
 
 export async function insertAppMail(

@@ -1,4 +1,5 @@
 import { and, count, eq, inArray, lt, or } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { preloads, uploadTasks } from "./upload.tables.ts";
 
@@ -61,7 +62,7 @@ export async function findKeysReferencedByPreloads(db: Database, keys: string[])
   const rows = await db
     .select({ file: preloads.fileKey, icon: preloads.iconKey })
     .from(preloads)
-    .where(or(inArray(preloads.fileKey, keys), inArray(preloads.iconKey, keys)));
+    .where(or(anyOf(preloads.fileKey, keys), anyOf(preloads.iconKey, keys)));
   return rows.flatMap((row) => [row.file, row.icon]).filter((key): key is string => Boolean(key));
 }
 

@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, isNull, ne, or } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
+import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { authTokens, users } from "./users.tables.ts";
 
 export type TokenKind = "session" | "api_key";
@@ -20,8 +21,9 @@ export async function insertToken(
 }
 
 /** A live token (not revoked, not expired) with its user: one statement on every API request. */
-export async function findLiveToken(db: Database, tokenHash: string, now: Date) {
-  const [row] = await db
+/** The token every request presents, with its user: prepared once (preparedPerDatabase). */
+const liveTokenQuery = preparedPerDatabase((db) =>
+  db
     .select({
       tokenId: authTokens.id,
       kind: authTokens.kind,
@@ -35,12 +37,17 @@ export async function findLiveToken(db: Database, tokenHash: string, now: Date) 
     .innerJoin(users, eq(users.id, authTokens.userId))
     .where(
       and(
-        eq(authTokens.tokenHash, tokenHash),
+        eq(authTokens.tokenHash, sql.placeholder("tokenHash")),
         isNull(authTokens.revokedAt),
-        or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, now)),
+        or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, sql.placeholder("now"))),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare("live_token"),
+);
+
+export async function findLiveToken(db: Database, tokenHash: string, now: Date) {
+  const [row] = await liveTokenQuery(db).execute({ tokenHash, now: now.toISOString() });
   return row ?? null;
 }
 

@@ -1,5 +1,7 @@
-import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { users } from "./users.tables.ts";
 
 export type UserRow = typeof users.$inferSelect;
@@ -24,9 +26,17 @@ export async function findUserById(db: Database, userId: number): Promise<UserRo
   return row ?? null;
 }
 
+const usersByIdsQuery = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(users)
+    .where(anyOf(users.id, sql.placeholder("ids")))
+    .prepare("users_by_ids"),
+);
+
 export async function findUsersByIds(db: Database, userIds: number[]): Promise<UserRow[]> {
   if (userIds.length === 0) return [];
-  return db.select().from(users).where(inArray(users.id, userIds));
+  return usersByIdsQuery(db).execute({ ids: userIds });
 }
 
 export async function findUsersByEmails(db: Database, emails: string[]): Promise<UserRow[]> {
@@ -34,7 +44,7 @@ export async function findUsersByEmails(db: Database, emails: string[]): Promise
   return db
     .select()
     .from(users)
-    .where(inArray(users.email, emails.map(normalizeEmail)));
+    .where(anyOf(users.email, emails.map(normalizeEmail)));
 }
 
 export async function insertUser(

@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { createStatementNames, nameStatementsOf } from "./named-statements.ts";
 /** Typed by the tables each query names; each table is declared by the module that owns it. */
 export type Database = PgDatabase<PgQueryResultHKT>;
 
@@ -53,6 +54,8 @@ function describeTarget(url: string): string {
 /** `logger` sees every statement drizzle sends (the query-plan test reads them back). */
 export async function openPostgres(url: string, poolSize: number, logger?: Logger): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  const names = createStatementNames();
+  pool.on("connect", (client) => nameStatementsOf(client, names));
   pool.on("error", () => {
     // An idle client dropped by the server; the pool replaces it on next use.
   });
