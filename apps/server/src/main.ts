@@ -26,19 +26,10 @@ async function main(): Promise<void> {
     throw error;
   });
   const modules = createModules(platform);
-  registerJobs(platform, modules);
-  // Several processes may start at once on a fresh database: the queue is set up by one at a time.
-  await platform.database.exclusively(() => platform.jobs.start());
 
-  // ROLES decides what this process runs: routes on web, jobs and schedules on worker.
-  const app = config.ROLES.includes("web") ? await buildApp(platform, modules, logger) : null;
-  if (config.ROLES.includes("worker")) await startWorker(platform, modules);
-  if (app) await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info(
-    { roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind },
-    "tarmac started",
-  );
-
+  // Signals are handled from here on: a worker may take jobs before start-up has finished, and a
+  // SIGTERM then must still stop it cleanly.
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -57,6 +48,20 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+
+  registerJobs(platform, modules);
+  // Several processes may start at once on a fresh database: the queue is set up by one at a time.
+  await platform.database.exclusively(() => platform.jobs.start());
+
+  // ROLES decides what this process runs: routes on web, jobs and schedules on worker.
+  app = config.ROLES.includes("web") ? await buildApp(platform, modules, logger) : null;
+  if (config.ROLES.includes("worker")) await startWorker(platform, modules);
+  if (stopping) return;
+  if (app) await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info(
+    { roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind },
+    "tarmac started",
+  );
 }
 
 main().catch((error: unknown) => {

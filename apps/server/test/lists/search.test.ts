@@ -4,7 +4,14 @@ import { SearchTermFolder } from "../../src/platform/db/text-search.ts";
 import { createApp } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
-import { projects, testers, users } from "../helpers/tables.ts";
+import {
+  projects,
+  teamMembers,
+  testerGroupMembers,
+  testerGroups,
+  testers,
+  users,
+} from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 // Searches match what people type: substrings of titles, bundle ids, names and addresses,
@@ -131,5 +138,34 @@ describe("searching the lists", () => {
     await createTeam(t, organizationId, [], "Équipe Zürich");
     const teams = await get(`/api/teams/?org=${organizationId}&s=equipe zur`);
     expect(teams.results.map((row) => row.title)).toEqual(["Équipe Zürich"]);
+  });
+
+  it("shows a tester's groups and a member's teams as they change, though pages are kept", async () => {
+    const [tester] = await t.database.db
+      .insert(testers)
+      .values({ organizationId, applicationId: apps.zurich as number, email: "kept@example.org" })
+      .returning();
+    const testerGroupsOf = async () =>
+      (await get(`/api/testers/?app=${apps.zurich}`)).results.find((row) => row.id === tester?.id)?.groups;
+    expect(await testerGroupsOf()).toEqual([]);
+    const [group] = await t.database.db
+      .insert(testerGroups)
+      .values({ organizationId, applicationId: apps.zurich as number, title: "Beta" })
+      .returning();
+    await t.database.db
+      .insert(testerGroupMembers)
+      .values({ groupId: group?.id as number, testerId: tester?.id as number });
+    expect(await testerGroupsOf()).toEqual([group?.id]);
+
+    const member = await addMember(t, organizationId, 3);
+    const teamsOf = async () =>
+      (await get(`/api/usersinorgs/?org=${organizationId}&page_size=100`)).results.find(
+        (row) => row.userid === member.user.id,
+      )?.teams;
+    expect(await teamsOf()).toEqual([]);
+    const team = await createTeam(t, organizationId, [member.user.id], "Kept team");
+    expect(await teamsOf()).toEqual([team.id]);
+    await t.database.db.delete(teamMembers).where(eq(teamMembers.teamId, team.id));
+    expect(await teamsOf()).toEqual([]);
   });
 });

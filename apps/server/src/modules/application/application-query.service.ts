@@ -3,7 +3,7 @@ import type { AppLink, ApplicationDetail, MyAppRole, Version } from "@tarmac/con
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
-import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
+import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds } from "../../platform/db/id-list.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
@@ -124,27 +124,27 @@ export class ApplicationQueryService {
     member: { organizationId: number; role: number; catalogVersion: number },
     ids: number[],
   ): Promise<string[]> {
-    const keyOf = (id: number) => `${id} ${member.role}`;
-    const known = new Map<number, string>();
-    for (const id of ids) {
-      const record = this.deps.records.get(keyOf(id), member.catalogVersion);
-      if (record) known.set(id, record);
-    }
-    const missing = ids.filter((id) => !known.has(id));
-    if (missing.length > 0) {
-      const rows = await findApplicationsInOrder(this.deps.db, member.organizationId, missing);
-      // List records leave previous_versions empty: five builds per app would make a page five
-      // times heavier, and the builds list pages them anyway.
-      const options = { previousVersions: false };
-      const { organizationId, role } = member;
-      const presented = await this.deps.presenter.presentMany(organizationId, rows, role, undefined, options);
-      for (const record of presented) {
-        const json = JSON.stringify(record);
-        known.set(record.id, json);
-        this.deps.records.set(keyOf(record.id), member.catalogVersion, json);
-      }
-    }
-    return ids.flatMap((id) => known.get(id) ?? []);
+    // List records leave previous_versions empty: five builds per app would make a page five
+    // times heavier, and the builds list pages them anyway.
+    const options = { previousVersions: false };
+    const { organizationId, role, catalogVersion } = member;
+    return keptRecords(
+      this.deps.records,
+      catalogVersion,
+      ids,
+      (id) => `${id} ${role}`,
+      async (missing) => {
+        const rows = await findApplicationsInOrder(this.deps.db, organizationId, missing);
+        const presented = await this.deps.presenter.presentMany(
+          organizationId,
+          rows,
+          role,
+          undefined,
+          options,
+        );
+        return presented.map((record) => ({ id: record.id, record: JSON.stringify(record) }));
+      },
+    );
   }
 
   /**

@@ -107,18 +107,18 @@ export class MembershipService {
   }
 
   /**
-   * One page of the organization's members and their count, searched by name or address when
-   * `search` is set, from the member list kept per directory version (see ListCaches): deep
-   * pages, counts and searches read nothing but the page's own rows.
+   * One page of the organization's members (membership ids) and their count, searched by name or
+   * address when `search` is set, from the member list kept per directory version (see
+   * ListCaches): deep pages, counts and searches read nothing.
    */
-  async pageMembers(
+  pageMemberIds(
     organization: { organizationId: number; directoryVersion: number },
     filter: Pick<MemberFilter, "onlyUserIds" | "roles" | "order">,
     search: string | undefined,
     page: { offset: number; limit: number },
-  ): Promise<{ count: number; rows: MemberRow[] }> {
+  ): Promise<{ count: number; ids: number[] }> {
     const { organizationId, directoryVersion } = organization;
-    const listed = await pageOfList(
+    return pageOfList(
       this.deps.lists,
       {
         key: `members ${organizationId} ${JSON.stringify(filter)}`,
@@ -128,10 +128,22 @@ export class MembershipService {
       search,
       page,
     );
-    return {
-      count: listed.count,
-      rows: await findMemberRowsInOrder(this.deps.db, organizationId, listed.ids),
-    };
+  }
+
+  /** The members with these membership ids, in their order. */
+  findMembersInOrder(organizationId: number, ids: number[]): Promise<MemberRow[]> {
+    return findMemberRowsInOrder(this.deps.db, organizationId, ids);
+  }
+
+  /** pageMemberIds with the page's members. */
+  async pageMembers(
+    organization: { organizationId: number; directoryVersion: number },
+    filter: Pick<MemberFilter, "onlyUserIds" | "roles" | "order">,
+    search: string | undefined,
+    page: { offset: number; limit: number },
+  ): Promise<{ count: number; rows: MemberRow[] }> {
+    const { count, ids } = await this.pageMemberIds(organization, filter, search, page);
+    return { count, rows: await this.findMembersInOrder(organization.organizationId, ids) };
   }
 
   /** A membership by id among the given organizations (the caller's), with the person's details. */

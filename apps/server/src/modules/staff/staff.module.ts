@@ -1,3 +1,5 @@
+import type { Membership } from "@tarmac/contracts";
+import { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
@@ -30,6 +32,8 @@ export function createStaffModule(
     projects: deps.projectMembership,
     users: deps.users,
     accounts: deps.accounts,
+    // About 300 bytes a member: 50,000 of them in some 15 MB.
+    records: new GenerationCache<Membership>({ maxEntries: 50_000, maxAgeMs: 10 * 60 * 1000 }),
   });
   const actions = new StaffActionsService({
     staff,

@@ -11,6 +11,8 @@ import type {
 } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
+import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { keptRecords } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import type { ProjectMembershipService } from "../application/project-membership.service.ts";
@@ -32,6 +34,8 @@ export interface StaffDeps {
   projects: ProjectMembershipService;
   users: UserService;
   accounts: Pick<AccountService, "inviteByEmail">;
+  /** Members as shown, per directory version (see list()). */
+  records: GenerationCache<Membership>;
 }
 
 const alreadyMember = () =>
@@ -55,13 +59,26 @@ export class StaffService {
     params: PageParams,
   ): Promise<{ count: number; results: Membership[] }> {
     const member = await this.deps.membership.resolveMembership(actorUserId, filter);
-    const { count, rows } = await this.deps.membership.pageMembers(
+    const { organizationId, directoryVersion } = member;
+    const { count, ids } = await this.deps.membership.pageMemberIds(
       member,
       { onlyUserIds: await this.visibleUserIds(member), order: "role" },
       filter.s || undefined,
       { offset: params.offset, limit: params.pageSize },
     );
-    return { count, results: await this.present(member.organizationId, rows) };
+    // A member as shown (with their team and project ids) is the same for every viewer, and the
+    // directory version moves with all of it: kept per version, a page seen before reads nothing.
+    const results = await keptRecords(
+      this.deps.records,
+      directoryVersion,
+      ids,
+      (id) => `member ${id}`,
+      async (missing) => {
+        const rows = await this.deps.membership.findMembersInOrder(organizationId, missing);
+        return (await this.present(organizationId, rows)).map((record) => ({ id: record.id, record }));
+      },
+    );
+    return { count, results };
   }
 
   async get(actorUserId: number, membershipId: number): Promise<Membership> {

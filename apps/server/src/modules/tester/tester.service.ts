@@ -15,7 +15,8 @@ import type {
 } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
-import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
+import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds } from "../../platform/db/id-list.ts";
 import type { ApplicationService } from "../application/application.service.ts";
@@ -60,7 +61,14 @@ export class CsvImportError extends AppError {
 
 export class TesterService {
   constructor(
-    private readonly deps: { db: Database; apps: ApplicationService; users: UserService; lists: ListCaches },
+    private readonly deps: {
+      db: Database;
+      apps: ApplicationService;
+      users: UserService;
+      lists: ListCaches;
+      /** Testers as shown, per directory version (see list()). */
+      records: GenerationCache<Tester>;
+    },
   ) {}
 
   /** Account ids by lower-cased address, to link testers to the people who already sign in. */
@@ -115,8 +123,18 @@ export class TesterService {
       query.search || undefined,
       { offset: params.offset, limit: params.pageSize },
     );
-    const rows = arrangeByIds(listed.ids, await findTestersByIds(this.deps.db, appId, listed.ids));
-    return { count: listed.count, results: await this.present(rows) };
+    // Each tester as shown is kept per directory version too (their groups move it as well).
+    const results = await keptRecords(
+      this.deps.records,
+      member.directoryVersion,
+      listed.ids,
+      (id) => `tester ${id}`,
+      async (missing) => {
+        const rows = await findTestersByIds(this.deps.db, appId, missing);
+        return (await this.present(rows)).map((record) => ({ id: record.id, record }));
+      },
+    );
+    return { count: listed.count, results };
   }
 
   /** Adds the tester, or updates the one with this address; the account with the address is linked. */

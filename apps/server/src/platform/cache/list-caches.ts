@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import { filterList, listWeight, type OrderedList } from "../db/id-list.ts";
 import { SearchTermFolder } from "../db/text-search.ts";
+import { buildTrigramIndex } from "../db/trigram-index.ts";
 import { GenerationCache } from "./generation-cache.ts";
 
 /**
@@ -26,6 +27,19 @@ export function createListCaches(db: Database): ListCaches {
   };
 }
 
+/** Below this many characters of search text, a scan of them all takes a fraction of a millisecond. */
+const indexedFromCharacters = 200_000;
+
+/** The list with a trigram index of its texts when they are long, built once per generation. */
+function searchable(caches: ListCaches, key: string, generation: number, list: OrderedList) {
+  const { texts } = list;
+  if (!texts || texts.joined.length < indexedFromCharacters) return list;
+  return caches.positions.getOrBuild(`${key} #trigrams`, generation, async () => ({
+    ...list,
+    index: buildTrigramIndex(texts, list.ids.length),
+  }));
+}
+
 /**
  * One page of the list `key` (loaded by `load` while `generation` holds) and its count: a slice
  * of the kept ids, after keeping only the rows whose search text contains `search` (folded as
@@ -42,9 +56,36 @@ export async function pageOfList(
   if (search) {
     const folded = await caches.terms.fold(search);
     const found = await caches.positions.getOrBuild(`${list.key} ${folded}`, list.generation, async () =>
-      filterList(await all(), folded),
+      filterList(await searchable(caches, list.key, list.generation, await all()), folded),
     );
     ids = found.ids;
   }
   return { count: ids.length, ids: Array.from(ids.subarray(page.offset, page.offset + page.limit)) };
+}
+
+/**
+ * The records of `ids` in their order, each kept in `cache` per generation under `keyOf(id)`:
+ * a page of rows seen before reads nothing, and the missing ones are read and presented
+ * together by `present` (which may leave out rows that are gone).
+ */
+export async function keptRecords<R>(
+  cache: GenerationCache<R>,
+  generation: number,
+  ids: number[],
+  keyOf: (id: number) => string,
+  present: (missing: number[]) => Promise<Array<{ id: number; record: R }>>,
+): Promise<R[]> {
+  const known = new Map<number, R>();
+  for (const id of ids) {
+    const record = cache.get(keyOf(id), generation);
+    if (record !== undefined) known.set(id, record);
+  }
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    for (const { id, record } of await present(missing)) {
+      known.set(id, record);
+      cache.set(keyOf(id), generation, record);
+    }
+  }
+  return ids.flatMap((id) => (known.has(id) ? [known.get(id) as R] : []));
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filterList, type OrderedList } from "./id-list.ts";
+import { buildTrigramIndex } from "./trigram-index.ts";
 
 function listOf(rows: Array<[number, string]>): OrderedList {
   const joined = rows.map(([, text]) => text).join("\u0001");
@@ -36,5 +37,57 @@ describe("filterList", () => {
     expect(ids("tram\u0001cafe")).toEqual([]);
     expect(ids("creme\u0002cafe")).toEqual([]);
     expect(ids("brew")).toEqual([9]);
+  });
+});
+
+describe("filterList through a trigram index", () => {
+  // Words from a small alphabet with letters that have no symbol of their own (ß, ø, 東, emoji),
+  // so that candidates sharing symbols must be told apart by their text.
+  const pieces = ["ab", "bc", "ca", "a.", "-b", "ß", "ø", "東京", "😀", "1", "23", " "];
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const word = (length: number) =>
+    Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]).join("");
+  const rows: Array<[number, string]> = Array.from({ length: 400 }, (_, index) => [
+    1000 - index,
+    word(Math.floor(random() * 8)),
+  ]);
+  const plain = listOf(rows);
+  const indexed: OrderedList = {
+    ...plain,
+    index: buildTrigramIndex(plain.texts as NonNullable<OrderedList["texts"]>, rows.length),
+  };
+
+  it("finds exactly the rows a scan finds, in list order, for every kind of term", () => {
+    const terms = [
+      ...Array.from({ length: 300 }, () => word(2 + Math.floor(random() * 3))),
+      "abc",
+      "a.-",
+      "ßø",
+      "东京",
+      "😀1",
+      "abcabcabcabc",
+      "zzz",
+    ];
+    for (const term of terms) {
+      expect(Array.from(filterList(indexed, term).ids), term).toEqual(
+        Array.from(filterList(plain, term).ids),
+      );
+    }
+  });
+
+  it("never matches across the end of a row", () => {
+    const two = listOf([
+      [1, "xyab"],
+      [2, "cdzw"],
+    ]);
+    const withIndex = { ...two, index: buildTrigramIndex(two.texts as NonNullable<OrderedList["texts"]>, 2) };
+    expect(Array.from(filterList(withIndex, "abcd").ids)).toEqual([]);
+    expect(Array.from(filterList(withIndex, "bcd").ids)).toEqual([]);
+    expect(Array.from(filterList(withIndex, "yab").ids)).toEqual([1]);
+    expect(Array.from(filterList(withIndex, "cdz").ids)).toEqual([2]);
   });
 });

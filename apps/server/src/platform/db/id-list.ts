@@ -1,5 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "./client.ts";
+import { rowsContaining, type TrigramIndex, trigramIndexWeight } from "./trigram-index.ts";
 
 /**
  * A list's ids in its order and, for searchable lists, each row's folded search text (same
@@ -9,6 +10,8 @@ import type { Database } from "./client.ts";
 export interface OrderedList {
   ids: Float64Array;
   texts?: SearchTexts;
+  /** For long lists that are searched: which rows hold each trigram of their texts. */
+  index?: TrigramIndex;
 }
 
 /** Every row's search text in one string (rows separated by U+0001) and where each row starts. */
@@ -58,14 +61,19 @@ export async function selectSearchableList(db: Database, orderedRows: SQLWrapper
 }
 
 /**
- * The rows of `list` whose text contains `folded` (a folded search term), in list order: the
- * engine's substring search runs over all texts at once, and each hit skips to the next row.
+ * The rows of `list` whose text contains `folded` (a folded search term), in list order: through
+ * the list's trigram index when it has one, else the engine's substring search runs over all
+ * texts at once, and each hit skips to the next row.
  */
 export function filterList(list: OrderedList, folded: string): OrderedList {
   const ids: number[] = [];
   const { joined, starts } = list.texts ?? { joined: "", starts: new Uint32Array(1) };
   // A term holding the row separator would match across rows.
   if (folded.length === 0 || folded.includes(rowSeparator)) return { ids: Float64Array.from(ids) };
+  if (list.index && list.texts && folded.length >= 3) {
+    const rows = rowsContaining(list.texts, list.index, folded);
+    return { ids: Float64Array.from(rows, (row) => list.ids[row] as number) };
+  }
   let row = 0;
   for (let at = joined.indexOf(folded); at >= 0; ) {
     while ((starts[row + 1] as number) <= at) row += 1;
@@ -79,7 +87,10 @@ export function filterList(list: OrderedList, folded: string): OrderedList {
 /** About the bytes a list holds (its weight in a cache). */
 export function listWeight(list: OrderedList): number {
   return (
-    list.ids.byteLength + (list.texts ? list.texts.starts.byteLength + list.texts.joined.length * 2 : 0) + 100
+    list.ids.byteLength +
+    (list.texts ? list.texts.starts.byteLength + list.texts.joined.length * 2 : 0) +
+    (list.index ? trigramIndexWeight(list.index) : 0) +
+    100
   );
 }
 
