@@ -49,7 +49,14 @@ export function createApplicationModule(
   const appLogs = new AppLogService({ db, users });
   const applicationJobs = createApplicationJobs(platform.storage);
   const deleteFiles = fileDeletion(platform.jobs, applicationJobs);
-  const applications = new ApplicationService({ db, membership, users, presenter, versions });
+  const applications = new ApplicationService({
+    db,
+    membership,
+    users,
+    presenter,
+    versions,
+    identity: platform.identity,
+  });
   const queries = new ApplicationQueryService({
     db,
     membership,

@@ -5,6 +5,7 @@
  */
 import type { ApplicationRecord, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { type IdentityCache, keptUnlessInTransaction } from "../../platform/cache/identity-cache.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
@@ -45,6 +46,8 @@ export interface ApplicationServiceDeps {
   users: UserService;
   presenter: ApplicationPresenter;
   versions: VersionPresenter;
+  /** Keeps app rows with the embedded database (see IdentityCache). */
+  identity?: IdentityCache;
 }
 
 export class ApplicationService {
@@ -57,7 +60,10 @@ export class ApplicationService {
     action: AppAction,
     db: Database = this.deps.db,
   ): Promise<AccessibleApp> {
-    const app = await findApplication(db, appId);
+    const read = { db, root: this.deps.db };
+    const app = await keptUnlessInTransaction(this.deps.identity, read, `app ${appId}`, () =>
+      findApplication(db, appId),
+    );
     if (!app) throw AppError.notFound();
     const member = await this.deps.membership.findMembership(userId, app.organizationId, db);
     if (!member) throw AppError.notFound();

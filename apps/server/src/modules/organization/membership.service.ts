@@ -6,8 +6,9 @@
  */
 import type { OrganizationSelector } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import type { IdentityCache } from "../../platform/cache/identity-cache.ts";
-import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
+import { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { type IdentityCache, keptUnlessInTransaction } from "../../platform/cache/identity-cache.ts";
+import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import {
   countMembers,
@@ -46,11 +47,17 @@ export interface MemberContext {
 }
 
 export class MembershipService {
+  /** Members as listed, per directory version (see pageMembers). */
+  private readonly memberRows = new GenerationCache<MemberRow>({
+    maxEntries: 50_000,
+    maxAgeMs: 10 * 60 * 1000,
+  });
+
   constructor(private readonly deps: { db: Database; lists: ListCaches; identity?: IdentityCache }) {}
 
   /** Reads outside a transaction may be answered by the identity cache (embedded database). */
   private kept<T>(db: Database, key: string, load: () => Promise<T>): Promise<T> {
-    return this.deps.identity && db === this.deps.db ? this.deps.identity.get(key, load) : load();
+    return keptUnlessInTransaction(this.deps.identity, { db, root: this.deps.db }, key, load);
   }
 
   findMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext | null> {
@@ -135,15 +142,24 @@ export class MembershipService {
     return findMemberRowsInOrder(this.deps.db, organizationId, ids);
   }
 
-  /** pageMemberIds with the page's members. */
+  /** pageMemberIds with the page's members, each kept per directory version too. */
   async pageMembers(
     organization: { organizationId: number; directoryVersion: number },
     filter: Pick<MemberFilter, "onlyUserIds" | "roles" | "order">,
     search: string | undefined,
     page: { offset: number; limit: number },
   ): Promise<{ count: number; rows: MemberRow[] }> {
+    const { organizationId, directoryVersion } = organization;
     const { count, ids } = await this.pageMemberIds(organization, filter, search, page);
-    return { count, rows: await this.findMembersInOrder(organization.organizationId, ids) };
+    const rows = await keptRecords(
+      this.memberRows,
+      directoryVersion,
+      ids,
+      (id) => `${id}`,
+      async (missing) =>
+        (await this.findMembersInOrder(organizationId, missing)).map((record) => ({ id: record.id, record })),
+    );
+    return { count, rows };
   }
 
   /** A membership by id among the given organizations (the caller's), with the person's details. */

@@ -6,7 +6,8 @@
 import type { CreateTeamInput, OrgTeam, Team, UpdateTeamInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
-import { type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
+import { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
 import { can, type TeamAction } from "./team.policy.ts";
@@ -41,6 +42,8 @@ export class TeamService {
   private readonly db: Database;
   private readonly membership: MembershipService;
   private readonly lists: ListCaches;
+  /** Teams as shown, per directory version (see list()). */
+  private readonly records = new GenerationCache<Team>({ maxEntries: 20_000, maxAgeMs: 10 * 60 * 1000 });
 
   constructor(deps: { db: Database; membership: MembershipService; lists: ListCaches }) {
     this.db = deps.db;
@@ -53,6 +56,31 @@ export class TeamService {
     filter: { org?: number; s?: string },
     params: PageParams,
   ): Promise<{ count: number; results: Team[] }> {
+    if (filter.org !== undefined) {
+      // A team as shown (its member ids) is kept per directory version like the list itself.
+      const { organizationId, directoryVersion, count, ids } = await this.pageTeamIds(
+        actorUserId,
+        {
+          ...filter,
+          org: filter.org,
+        },
+        params,
+      );
+      const results = await keptRecords(
+        this.records,
+        directoryVersion,
+        ids,
+        (id) => `team ${id}`,
+        async (missing) =>
+          (await this.presentTeams(await findTeamsInOrder(this.db, organizationId, missing))).map(
+            (record) => ({
+              id: record.id,
+              record,
+            }),
+          ),
+      );
+      return { count, results };
+    }
     const page = await this.listRows(actorUserId, filter, params);
     return { count: page.count, results: await this.presentTeams(page.rows) };
   }
@@ -160,22 +188,30 @@ export class TeamService {
 
   // --- internals ------------------------------------------------------------------------
 
+  /** One organization's teams, kept per its directory version (pages and searches in memory). */
+  private async pageTeamIds(actorUserId: number, filter: { org: number; s?: string }, params: PageParams) {
+    const { organizationId, directoryVersion } = await this.membership.getMembership(actorUserId, filter.org);
+    const listed = await pageOfList(
+      this.lists,
+      {
+        key: `teams ${organizationId}`,
+        generation: directoryVersion,
+        load: () => listTeamSearchTexts(this.db, organizationId),
+      },
+      filter.s || undefined,
+      { offset: params.offset, limit: params.pageSize },
+    );
+    return { organizationId, directoryVersion, ...listed };
+  }
+
   private async listRows(actorUserId: number, filter: { org?: number; s?: string }, params: PageParams) {
     if (filter.org !== undefined) {
-      // One organization's teams, kept per its directory version (pages and searches in memory).
-      const member = await this.membership.getMembership(actorUserId, filter.org);
-      const { organizationId, directoryVersion } = member;
-      const listed = await pageOfList(
-        this.lists,
-        {
-          key: `teams ${organizationId}`,
-          generation: directoryVersion,
-          load: () => listTeamSearchTexts(this.db, organizationId),
-        },
-        filter.s || undefined,
-        { offset: params.offset, limit: params.pageSize },
+      const { organizationId, count, ids } = await this.pageTeamIds(
+        actorUserId,
+        { ...filter, org: filter.org },
+        params,
       );
-      return { count: listed.count, rows: await findTeamsInOrder(this.db, organizationId, listed.ids) };
+      return { count, rows: await findTeamsInOrder(this.db, organizationId, ids) };
     }
     const organizationIds = (await this.membership.listMemberships(actorUserId)).map(
       (row) => row.organizationId,

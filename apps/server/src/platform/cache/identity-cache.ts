@@ -1,10 +1,11 @@
-import type { DatabaseHandle } from "../db/client.ts";
+import type { Database, DatabaseHandle } from "../db/client.ts";
 
 /** The channel the identity triggers (migration 0023) notify on. */
 export const identityChannel = "identity_changed";
 
 /**
- * Who a token belongs to and the organizations they are a member of, kept in the process while
+ * Who a token belongs to and the organizations they are a member of (and the apps they open:
+ * every change to an app moves its organization's catalog version), kept in the process while
  * nothing about them changes. Only the embedded database offers it: it belongs to this one
  * process, and it delivers the notification of every change to accounts, tokens, memberships
  * and organizations before the statement that made it returns, so the cache is never stale.
@@ -32,6 +33,19 @@ export class IdentityCache {
     }
     return value;
   }
+}
+
+/**
+ * `load`'s answer, kept under `key` when there is a cache and the read is not part of a
+ * transaction (`db` is the process's own handle `root`): a transaction may see its own changes.
+ */
+export function keptUnlessInTransaction<T>(
+  cache: IdentityCache | undefined,
+  read: { db: Database; root: Database },
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  return cache && read.db === read.root ? cache.get(key, load) : load();
 }
 
 /** The identity cache when the database can tell of every change at once, else none. */
