@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
+import { userDirectory } from "../users/users.views.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { isGrantedByGroup } from "./permission-group.repo.ts";
 
@@ -129,6 +130,35 @@ const versionsByIdsQuery = preparedPerDatabase((db) =>
 export async function findVersionsByIds(db: Database, organizationId: number, ids: number[]) {
   if (ids.length === 0) return [];
   return versionsByIdsQuery(db).execute({ organizationId, ids });
+}
+
+const versionsWithUploadersQuery = preparedPerDatabase((db) =>
+  db
+    .select({
+      version: versions,
+      uploader: {
+        id: userDirectory.userId,
+        email: userDirectory.email,
+        firstName: userDirectory.firstName,
+        lastName: userDirectory.lastName,
+        isActive: userDirectory.isActive,
+      },
+    })
+    .from(versions)
+    .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
+    .where(
+      and(
+        eq(versions.organizationId, sql.placeholder("organizationId")),
+        anyOf(versions.id, sql.placeholder("ids")),
+      ),
+    )
+    .prepare("versions_with_uploaders"),
+);
+
+/** The versions with these ids, each with the person who uploaded it (null when gone). */
+export async function findVersionsWithUploaders(db: Database, organizationId: number, ids: number[]) {
+  if (ids.length === 0) return [];
+  return versionsWithUploadersQuery(db).execute({ organizationId, ids });
 }
 
 /**
