@@ -110,9 +110,11 @@ export class ApplicationQueryService {
         load: () => listApplications(this.deps.db, filter),
       },
       query.title,
-      { offset: params.offset, limit: params.pageSize },
+      { offset: params.offset, limit: params.pageSize * (query.title ? 1 : 2) },
     );
-    return { count: page.count, results: await this.recordsOf(member, page.ids) };
+    // Paging on is likely: the next page is read ahead with this one when this one must be read.
+    const ids = page.ids.slice(0, params.pageSize);
+    return { count: page.count, results: await this.recordsOf(member, ids, page.ids.slice(params.pageSize)) };
   }
 
   /**
@@ -123,6 +125,7 @@ export class ApplicationQueryService {
   private async recordsOf(
     member: { organizationId: number; role: number; catalogVersion: number },
     ids: number[],
+    readAhead: number[],
   ): Promise<string[]> {
     // List records leave previous_versions empty: five builds per app would make a page five
     // times heavier, and the builds list pages them anyway.
@@ -144,6 +147,7 @@ export class ApplicationQueryService {
         );
         return presented.map((record) => ({ id: record.id, record: JSON.stringify(record) }));
       },
+      readAhead,
     );
   }
 

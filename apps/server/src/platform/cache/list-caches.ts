@@ -66,7 +66,9 @@ export async function pageOfList(
 /**
  * The records of `ids` in their order, each kept in `cache` per generation under `keyOf(id)`:
  * a page of rows seen before reads nothing, and the missing ones are read and presented
- * together by `present` (which may leave out rows that are gone).
+ * together by `present` (which may leave out rows that are gone). When any is missing, the
+ * missing ones of `readAhead` (the next page, say) are presented in the same statements, so a
+ * reader paging on finds them kept.
  */
 export async function keptRecords<R>(
   cache: GenerationCache<R>,
@@ -74,15 +76,18 @@ export async function keptRecords<R>(
   ids: number[],
   keyOf: (id: number) => string,
   present: (missing: number[]) => Promise<Array<{ id: number; record: R }>>,
+  readAhead: number[] = [],
 ): Promise<R[]> {
   const known = new Map<number, R>();
-  for (const id of ids) {
-    const record = cache.get(keyOf(id), generation);
-    if (record !== undefined) known.set(id, record);
-  }
-  const missing = ids.filter((id) => !known.has(id));
+  const missingOf = (candidates: number[]) =>
+    candidates.filter((id) => {
+      const record = cache.get(keyOf(id), generation);
+      if (record !== undefined) known.set(id, record);
+      return record === undefined;
+    });
+  const missing = missingOf(ids);
   if (missing.length > 0) {
-    for (const { id, record } of await present(missing)) {
+    for (const { id, record } of await present([...missing, ...missingOf(readAhead)])) {
       known.set(id, record);
       cache.set(keyOf(id), generation, record);
     }
