@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findVersionsByIds } from "../../src/modules/application/application.repo.ts";
 import {
-  findApplicationsInOrder,
+  findListedApplications,
   listApplications,
 } from "../../src/modules/application/application-list.repo.ts";
 import { listProjectMembers } from "../../src/modules/application/project-member.repo.ts";
@@ -103,21 +103,22 @@ describe("query plans of the lists at scale", () => {
       listApplications(handle.db, { organizationId: org.organizationId, installable: { saleOnly: true } }),
     );
     expect(seqScansOf(installable, ["versions", "projects"])).toEqual([]);
-    // A page: its apps and their current builds by primary key.
+    // A page: its apps with their current builds and uploaders, and builds by id, by key.
     const { ids } = await listApplications(handle.db, { organizationId: org.organizationId });
     const page = await plansOf(async () => {
-      const rows = await findApplicationsInOrder(
+      const listed = await findListedApplications(
         handle.db,
         org.organizationId,
         Array.from(ids.subarray(40_000, 40_020)),
       );
+      expect(listed).toHaveLength(20);
       await findVersionsByIds(
         handle.db,
         org.organizationId,
-        rows.map((row) => row.currentVersionId as number),
+        listed.map((row) => row.app.currentVersionId as number),
       );
     });
-    expect(seqScansOf(page, ["applications", "versions"])).toEqual([]);
+    expect(seqScansOf(page, ["applications", "versions", "users"])).toEqual([]);
   });
 
   it("pages an app's builds through the (application, id) index", async () => {

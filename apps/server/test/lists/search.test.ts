@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SearchTermFolder } from "../../src/platform/db/text-search.ts";
-import { createApp } from "../helpers/app-factories.ts";
+import { createApp, createVersion } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
 import {
@@ -167,5 +167,29 @@ describe("searching the lists", () => {
     expect(await teamsOf()).toEqual([team.id]);
     await t.database.db.delete(teamMembers).where(eq(teamMembers.teamId, team.id));
     expect(await teamsOf()).toEqual([]);
+  });
+
+  it("shows each app's current build and who uploaded it in the list", async () => {
+    await createVersion(
+      t,
+      { id: apps.underscore as number, organizationId },
+      {
+        version: "2.0.0",
+        uploadedBy: owner.user.id,
+      },
+    );
+    const [record] = (await get(`/api/applications/?org=${organizationId}&title=snake_case`))
+      .results as Array<{
+      new_version: string;
+      current_version: { version: string; uploaded_by: { id: number; email: string } | null } | null;
+    }>;
+    expect(record?.new_version).toBe("2.0.0");
+    expect(record?.current_version?.version).toBe("2.0.0");
+    expect(record?.current_version?.uploaded_by).toMatchObject({
+      id: owner.user.id,
+      email: owner.user.email,
+    });
+    const [without] = (await get(`/api/applications/?org=${organizationId}&title=100%25`)).results;
+    expect(without?.current_version ?? null).toBeNull();
   });
 });

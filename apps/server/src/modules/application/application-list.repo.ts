@@ -3,7 +3,8 @@ import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
-import type { ApplicationRow } from "./application.repo.ts";
+import { userDirectory } from "../users/users.views.ts";
+import { type ApplicationRow, uploaderColumns } from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { grantedByGroup } from "./permission-group.repo.ts";
 
@@ -56,25 +57,34 @@ export function listApplications(db: Database, filter: ApplicationListFilter): P
   );
 }
 
-const applicationsByIdsQuery = preparedPerDatabase((db) =>
+const listedApplicationsQuery = preparedPerDatabase((db) =>
   db
-    .select()
+    .select({ app: applications, version: versions, uploader: uploaderColumns })
     .from(applications)
+    .leftJoin(versions, eq(versions.id, applications.currentVersionId))
+    .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
     .where(
       and(
         eq(applications.organizationId, sql.placeholder("organizationId")),
         anyOf(applications.id, sql.placeholder("ids")),
       ),
     )
-    .prepare("applications_by_ids"),
+    .prepare("listed_applications"),
 );
 
-/** The apps with these ids, in the order of `ids`. */
-export async function findApplicationsInOrder(
-  db: Database,
-  organizationId: number,
-  ids: number[],
-): Promise<ApplicationRow[]> {
+/**
+ * The apps with these ids, in the order of `ids`, each with its current build and who uploaded
+ * it: what a list record shows of them, in one statement.
+ */
+export async function findListedApplications(db: Database, organizationId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return arrangeByIds(ids, await applicationsByIdsQuery(db).execute({ organizationId, ids }));
+  const rows = await listedApplicationsQuery(db).execute({ organizationId, ids });
+  return arrangeByIds(
+    ids,
+    rows.map(({ app, version, uploader }) => ({
+      id: app.id,
+      app,
+      current: version ? { version, uploader } : null,
+    })),
+  );
 }

@@ -14,7 +14,7 @@ import { type ApplicationPresenter, toAppLink } from "./application.presenter.ts
 import { findProjectAccess, findVersionsByIds, listProjectApps } from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
-import { findApplicationsInOrder, listApplications } from "./application-list.repo.ts";
+import { findListedApplications, listApplications } from "./application-list.repo.ts";
 import { findVersion, listVersionIds } from "./version.repo.ts";
 
 export interface ApplicationListQuery {
@@ -137,13 +137,14 @@ export class ApplicationQueryService {
       ids,
       (id) => `${id} ${role}`,
       async (missing) => {
-        const rows = await findApplicationsInOrder(this.deps.db, organizationId, missing);
+        const listed = await findListedApplications(this.deps.db, organizationId, missing);
+        const currentBuilds = listed.flatMap((row) => (row.current ? [row.current] : []));
         const presented = await this.deps.presenter.presentMany(
           organizationId,
-          rows,
+          listed.map((row) => row.app),
           role,
           undefined,
-          options,
+          { ...options, currentBuilds },
         );
         return presented.map((record) => ({ id: record.id, record: JSON.stringify(record) }));
       },

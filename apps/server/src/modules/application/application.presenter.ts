@@ -3,7 +3,7 @@ import { tagName } from "@tarmac/inspector/rules";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isAdminRole } from "../organization/roles.ts";
-import type { UserService } from "../users/user.service.ts";
+import type { UserSummary as Person, UserService } from "../users/user.service.ts";
 import {
   type ApplicationRow,
   findProjectContexts,
@@ -53,14 +53,19 @@ export class ApplicationPresenter {
     apps: ApplicationRow[],
     viewerRole: number,
     db = this.db,
-    options: { previousVersions: boolean } = { previousVersions: true },
+    options: {
+      previousVersions: boolean;
+      /** The apps' current builds with their uploaders, when the caller read them already. */
+      currentBuilds?: Array<{ version: VersionRow; uploader: Person | null }>;
+    } = { previousVersions: true },
   ): Promise<ApplicationRecord[]> {
     if (apps.length === 0) return [];
     const projectIds = unique(apps.map((app) => app.projectId));
     const [projectRows, current, previousRows] = await Promise.all([
       findProjectContexts(db, organizationId, projectIds),
       // The current builds come with their uploaders: one statement fewer for a list page.
-      findVersionsWithUploaders(db, organizationId, unique(apps.map((app) => app.currentVersionId))),
+      options.currentBuilds ??
+        findVersionsWithUploaders(db, organizationId, unique(apps.map((app) => app.currentVersionId))),
       options.previousVersions
         ? listPreviousVersions(db, organizationId, unique(apps.map((app) => app.id)), previousVersionsShown)
         : [],

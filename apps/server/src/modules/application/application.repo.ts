@@ -132,18 +132,18 @@ export async function findVersionsByIds(db: Database, organizationId: number, id
   return versionsByIdsQuery(db).execute({ organizationId, ids });
 }
 
+/** Who uploaded a version, joined from the user directory (null once the account is gone). */
+export const uploaderColumns = {
+  id: userDirectory.userId,
+  email: userDirectory.email,
+  firstName: userDirectory.firstName,
+  lastName: userDirectory.lastName,
+  isActive: userDirectory.isActive,
+};
+
 const versionsWithUploadersQuery = preparedPerDatabase((db) =>
   db
-    .select({
-      version: versions,
-      uploader: {
-        id: userDirectory.userId,
-        email: userDirectory.email,
-        firstName: userDirectory.firstName,
-        lastName: userDirectory.lastName,
-        isActive: userDirectory.isActive,
-      },
-    })
+    .select({ version: versions, uploader: uploaderColumns })
     .from(versions)
     .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
     .where(
