@@ -7,6 +7,8 @@
  *    versions on the embedded database and, when reachable (BENCH_DATABASE_URL), 100,000 apps /
  *    1,000,000 versions on PostgreSQL; the seed time of each (BENCH_EMBEDDED_APPS,
  *    BENCH_POSTGRES_APPS, BENCH_TARGET=PostgreSQL or embedded to run one).
+ * 2b. A title search over 100,000 apps in memory: a scan of every text against the trigram
+ *    index (BENCH_ONLY=search runs it alone).
  * 3. Bulk changes on PostgreSQL: deleting an app with 100,000 versions (time, and how long the
  *    organization row stays locked), and statements of 8,000/32,000 versions with and without
  *    the catalog triggers.
@@ -20,6 +22,7 @@ import { spawnSync } from "node:child_process";
 import { runBucketBench } from "./bucket-bench.ts";
 import { runBulkBench } from "./bulk-bench.ts";
 import { runListBench } from "./list-bench.ts";
+import { runSearchIndexBench } from "./search-index-bench.ts";
 import { runStartupBench, type StartFigures } from "./startup-bench.ts";
 import { runUploadBench } from "./upload-bench.ts";
 
@@ -66,6 +69,20 @@ if (!only || only === "bucket") {
   console.log(
     `  inspecting the stored build: ${fixed(inspection.ms)} ms, ${inspection.requests} ranged GETs, ${fixed(inspection.fetchedBytes / 1024)} KiB fetched of ${fixed(bucket.totalBytes / 1024 / 1024)} MiB`,
   );
+}
+
+if (!only || only === "list" || only === "search") {
+  const search = runSearchIndexBench();
+  const show = (figures: { p50: number; p90: number; mean: number }) =>
+    `p50 ${figures.p50.toFixed(2)} ms, p90 ${figures.p90.toFixed(2)} ms, mean ${figures.mean.toFixed(2)} ms`;
+  console.log(
+    `title search in memory, ${search.rows.toLocaleString("en")} apps (${(search.characters / 1e6).toFixed(1)} M characters), 500 terms:`,
+  );
+  console.log(`  scan of every text: ${show(search.scan)}`);
+  console.log(
+    `  trigram index:      ${show(search.index)} (${(search.scan.mean / search.index.mean).toFixed(1)}x the scan on average)`,
+  );
+  console.log(`  index built in ${search.buildMs.toFixed(0)} ms, ${search.indexMiB.toFixed(1)} MiB`);
 }
 
 if (!only || only === "list") {
