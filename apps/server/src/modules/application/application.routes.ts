@@ -17,7 +17,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
-import { pageJson, pageParams, toPage } from "../../http/pagination.ts";
+import { pageJson, pageParams, sendJson, toPage } from "../../http/pagination.ts";
 import type { ApplicationDeletionService } from "./application-deletion.service.ts";
 import type { ApplicationPorts } from "./application-ports.ts";
 import type { ApplicationQueryService } from "./application-query.service.ts";
@@ -34,13 +34,6 @@ const flag = z
   .transform((value) => value === "1" || value === "true");
 
 /** Sends an already serialized page (cached lists) without serializing it again. */
-function sendJson(reply: FastifyReply, json: string) {
-  return reply
-    .type("application/json; charset=utf-8")
-    .serializer((payload: unknown) => payload as string)
-    .send(json);
-}
-
 /** Authentication comes before body validation: a signed-out caller learns 401, not field errors. */
 const signedIn = {
   preValidation: async (request: FastifyRequest) => {

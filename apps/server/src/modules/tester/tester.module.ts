@@ -1,4 +1,3 @@
-import type { Tester } from "@tarmac/contracts";
 import { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
@@ -14,8 +13,8 @@ export function createTesterModule(platform: Platform, deps: UsersServices & App
     apps: deps.applications,
     users: deps.users,
     lists: platform.lists,
-    // About 300 bytes a tester: 100,000 of them in some 30 MB.
-    records: new GenerationCache<Tester>({ maxEntries: 100_000, maxAgeMs: 10 * 60 * 1000 }),
+    // About 250 bytes a tester: 100,000 of them in some 25 MB.
+    records: new GenerationCache<string>({ maxEntries: 100_000, maxAgeMs: 10 * 60 * 1000 }),
   });
   return {
     services: { testers },

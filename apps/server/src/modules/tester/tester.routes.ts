@@ -22,7 +22,7 @@ import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import { AppError } from "../../http/errors.ts";
 import { checkedField } from "../../http/nul-guard.ts";
-import { listAsPage, pageParams, toPage } from "../../http/pagination.ts";
+import { listAsPage, pageJson, pageParams, sendJson, toPage } from "../../http/pagination.ts";
 import { parseInput } from "../../http/parse-input.ts";
 import type { TesterService } from "./tester.service.ts";
 
@@ -48,11 +48,11 @@ export function registerTesterRoutes(
         response: { 200: testerPage, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = requireActiveActor(request);
       const params = pageParams(request.query, 100);
       const page = await testers.list(userId, request.query, params);
-      return toPage(request, deps.publicUrl, params, page.count, page.results);
+      return sendJson(reply, pageJson(toPage(request, deps.publicUrl, params, page.count, []), page.results));
     },
   );
 

@@ -13,6 +13,7 @@ import type {
   TesterCsvResult,
   TesterGroup,
 } from "@tarmac/contracts";
+import { tester as testerSchema } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
@@ -66,8 +67,8 @@ export class TesterService {
       apps: ApplicationService;
       users: UserService;
       lists: ListCaches;
-      /** Testers as shown, per directory version (see list()). */
-      records: GenerationCache<Tester>;
+      /** Testers as shown, serialized, per directory version (see list()). */
+      records: GenerationCache<string>;
     },
   ) {}
 
@@ -101,7 +102,7 @@ export class TesterService {
     userId: number,
     query: { app?: number; groups?: number; search?: string },
     params: PageParams,
-  ): Promise<{ count: number; results: Tester[] }> {
+  ): Promise<{ count: number; results: string[] }> {
     let appId = query.app;
     if (query.groups !== undefined) {
       const group = await findGroup(this.deps.db, query.groups);
@@ -131,7 +132,11 @@ export class TesterService {
       (id) => `tester ${id}`,
       async (missing) => {
         const rows = await findTestersByIds(this.deps.db, appId, missing);
-        return (await this.present(rows)).map((record) => ({ id: record.id, record }));
+        // Shaped by the response schema once, here, and kept serialized.
+        return (await this.present(rows)).map((record) => ({
+          id: record.id,
+          record: JSON.stringify(testerSchema.parse(record)),
+        }));
       },
     );
     return { count: listed.count, results };
