@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SearchTermFolder } from "../../src/platform/db/text-search.ts";
-import { createApp, createVersion } from "../helpers/app-factories.ts";
+import { addProjectMember, createApp, createProject, createVersion } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
 import {
@@ -191,5 +191,28 @@ describe("searching the lists", () => {
     });
     const [without] = (await get(`/api/applications/?org=${organizationId}&title=100%25`)).results;
     expect(without?.current_version ?? null).toBeNull();
+  });
+
+  it("shows each app's project in the list: its title, first app, members and other platforms", async () => {
+    const project = await createProject(t, organizationId, "Shared Kiwi");
+    const android = await createApp(t, organizationId, {
+      projectId: project.id,
+      appType: 0,
+      title: "Kiwi A",
+    });
+    await createApp(t, organizationId, { projectId: project.id, appType: 1, title: "Kiwi I" });
+    await addProjectMember(t, project.id, owner.user.id, { role: 1 });
+    const [record] = (await get(`/api/applications/?org=${organizationId}&title=kiwi i`)).results as Array<{
+      project_title: string;
+      base_app: number;
+      users: number[];
+      other_platform: Array<{ id: number }>;
+    }>;
+    expect(record).toMatchObject({
+      project_title: "Shared Kiwi",
+      base_app: android.id,
+      users: [owner.user.id],
+    });
+    expect(record?.other_platform.map((link) => link.id)).toEqual([android.id]);
   });
 });

@@ -4,7 +4,12 @@ import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory } from "../users/users.views.ts";
-import { type ApplicationRow, uploaderColumns } from "./application.repo.ts";
+import {
+  type ApplicationRow,
+  type ProjectContext,
+  projectContextJson,
+  uploaderColumns,
+} from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { grantedByGroup } from "./permission-group.repo.ts";
 
@@ -59,7 +64,12 @@ export function listApplications(db: Database, filter: ApplicationListFilter): P
 
 const listedApplicationsQuery = preparedPerDatabase((db) =>
   db
-    .select({ app: applications, version: versions, uploader: uploaderColumns })
+    .select({
+      app: applications,
+      version: versions,
+      uploader: uploaderColumns,
+      project: sql<ProjectContext | null>`${projectContextJson(applications.projectId)}`,
+    })
     .from(applications)
     .leftJoin(versions, eq(versions.id, applications.currentVersionId))
     .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
@@ -73,18 +83,19 @@ const listedApplicationsQuery = preparedPerDatabase((db) =>
 );
 
 /**
- * The apps with these ids, in the order of `ids`, each with its current build and who uploaded
- * it: what a list record shows of them, in one statement.
+ * The apps with these ids, in the order of `ids`, each with its current build, who uploaded it
+ * and its project: all a list record shows of them, in one statement.
  */
 export async function findListedApplications(db: Database, organizationId: number, ids: number[]) {
   if (ids.length === 0) return [];
   const rows = await listedApplicationsQuery(db).execute({ organizationId, ids });
   return arrangeByIds(
     ids,
-    rows.map(({ app, version, uploader }) => ({
+    rows.map(({ app, version, uploader, project }) => ({
       id: app.id,
       app,
       current: version ? { version, uploader } : null,
+      project,
     })),
   );
 }

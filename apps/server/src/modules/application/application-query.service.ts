@@ -139,12 +139,13 @@ export class ApplicationQueryService {
       async (missing) => {
         const listed = await findListedApplications(this.deps.db, organizationId, missing);
         const currentBuilds = listed.flatMap((row) => (row.current ? [row.current] : []));
+        const projects = listed.flatMap((row) => (row.project ? [row.project] : []));
         const presented = await this.deps.presenter.presentMany(
           organizationId,
           listed.map((row) => row.app),
           role,
           undefined,
-          { ...options, currentBuilds },
+          { ...options, currentBuilds, projects },
         );
         return presented.map((record) => ({ id: record.id, record: JSON.stringify(record) }));
       },

@@ -9,6 +9,7 @@ import {
   findProjectContexts,
   findVersionsWithUploaders,
   listPreviousVersions,
+  type ProjectContext,
   type VersionRow,
 } from "./application.repo.ts";
 import { uploaderOf, type VersionPresenter } from "./version.presenter.ts";
@@ -57,12 +58,14 @@ export class ApplicationPresenter {
       previousVersions: boolean;
       /** The apps' current builds with their uploaders, when the caller read them already. */
       currentBuilds?: Array<{ version: VersionRow; uploader: Person | null }>;
+      /** The apps' projects, when the caller read them already. */
+      projects?: ProjectContext[];
     } = { previousVersions: true },
   ): Promise<ApplicationRecord[]> {
     if (apps.length === 0) return [];
     const projectIds = unique(apps.map((app) => app.projectId));
     const [projectRows, current, previousRows] = await Promise.all([
-      findProjectContexts(db, organizationId, projectIds),
+      options.projects ?? findProjectContexts(db, organizationId, projectIds),
       // The current builds come with their uploaders: one statement fewer for a list page.
       options.currentBuilds ??
         findVersionsWithUploaders(db, organizationId, unique(apps.map((app) => app.currentVersionId))),

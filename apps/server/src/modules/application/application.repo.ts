@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
@@ -86,32 +86,38 @@ export async function listProjectApps(db: Database, organizationId: number, proj
     .orderBy(asc(applications.id));
 }
 
-/**
- * Projects with what an app record shows of them, in one statement: the title, every app of the
- * project (one per platform and environment, by id) and the members' user ids (by id).
- */
-export async function findProjectContexts(db: Database, organizationId: number, projectIds: number[]) {
+/** What an app record shows of its project: its title, its apps and its members' user ids. */
+export interface ProjectContext {
+  id: number;
+  title: string;
+  /** Every app of the project (one per platform and environment), by id. */
+  apps: Array<{ id: number; title: string; appType: number; environment: string }>;
+  memberIds: number[];
+}
+
+/** The project `projectId` as a ProjectContext, one JSON object (a scalar subquery). */
+export function projectContextJson(projectId: SQLWrapper): SQL {
+  return sql`(select json_build_object('id', p.id, 'title', p.title,
+      'apps', coalesce((select json_agg(json_build_object('id', a.id, 'title', a.title, 'appType', a.app_type,
+                                                          'environment', a.environment) order by a.id)
+                        from ${applications} a where a.project_id = p.id), '[]'),
+      'memberIds', coalesce((select json_agg(m.user_id order by m.user_id)
+                             from ${projectMembers} m where m.project_id = p.id), '[]'))
+    from ${projects} p where p.id = ${projectId})`;
+}
+
+/** Projects as ProjectContexts, in one statement. */
+export async function findProjectContexts(
+  db: Database,
+  organizationId: number,
+  projectIds: number[],
+): Promise<ProjectContext[]> {
   if (projectIds.length === 0) return [];
-  const ids = sql.join(
-    projectIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const result = await db.execute(sql`
-    select p.id, p.title,
-      coalesce((select json_agg(json_build_object('id', a.id, 'title', a.title, 'appType', a.app_type,
-                                                  'environment', a.environment) order by a.id)
-                from ${applications} a where a.project_id = p.id), '[]') as apps,
-      coalesce((select json_agg(m.user_id order by m.user_id)
-                from ${projectMembers} m where m.project_id = p.id), '[]') as members
-    from ${projects} p where p.organization_id = ${organizationId} and p.id in (${ids})`);
-  // Both drivers (pg and PGlite) answer raw SQL with `rows`, and parse json columns.
-  const rows = (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
-  return rows.map((row) => ({
-    id: Number(row.id),
-    title: String(row.title),
-    apps: row.apps as Array<{ id: number; title: string; appType: number; environment: string }>,
-    memberIds: (row.members as Array<number | string>).map(Number),
-  }));
+  const found = await db
+    .select({ context: sql<ProjectContext>`${projectContextJson(projects.id)}` })
+    .from(projects)
+    .where(and(eq(projects.organizationId, organizationId), anyOf(projects.id, projectIds)));
+  return found.map((row) => row.context);
 }
 
 const versionsByIdsQuery = preparedPerDatabase((db) =>
