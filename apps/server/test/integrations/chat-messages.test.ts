@@ -112,6 +112,8 @@ describe("chat messages", () => {
       title: "New build ready to install: Nova",
       url: expect.stringMatching(/\/getapp\//),
     });
+    // The receiver has the message a moment before the worker records how it went.
+    await until(async () => (await deliveriesOf(owner.token, hook.id)).results[0]?.status !== "pending");
     expect((await deliveriesOf(owner.token, hook.id)).results[0]).toMatchObject({
       status: "succeeded",
       response_status: 204,

@@ -31,6 +31,21 @@ function chunks(...parts: (Buffer | Error)[]): Readable {
 }
 
 describe("LocalStorageDriver", () => {
+  it("lists on when objects are deleted while the listing runs, leaving them out", async () => {
+    for (const name of ["a", "b", "c", "d"])
+      await driver.put(`exports/9/${name}.json`, chunks(Buffer.from(name)));
+    const listed: string[] = [];
+    for await (const object of driver.list("exports/")) {
+      if (listed.length === 0) {
+        for (const name of ["a", "b", "c", "d"]) {
+          if (`exports/9/${name}.json` !== object.key) await driver.delete(`exports/9/${name}.json`);
+        }
+      }
+      listed.push(object.key);
+    }
+    expect(listed).toHaveLength(1);
+  });
+
   it("stores a stream and reports its size and SHA-256", async () => {
     const data = randomBytes(300_000);
     const stored = await driver.put("builds/1/app.apk", chunks(data.subarray(0, 1000), data.subarray(1000)));

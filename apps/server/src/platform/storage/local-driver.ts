@@ -104,7 +104,12 @@ export class LocalStorageDriver implements StorageDriver {
       if (entry.isDirectory()) {
         if (entry.name !== tempDirName) yield* this.walk(full);
       } else if (entry.isFile()) {
-        const info = await stat(full);
+        // An object deleted while the listing runs is simply not listed.
+        const info = await stat(full).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === "ENOENT") return null;
+          throw error;
+        });
+        if (!info) continue;
         yield {
           key: path.relative(this.root, full).split(path.sep).join("/"),
           size: info.size,
