@@ -5,7 +5,8 @@
  * 2. Lists and searches at scale, 32 clients: the apps list (first pages, any page, title
  *    searches), a random app's builds, testers, staff and teams, with 10,000 apps / 100,000
  *    versions on the embedded database and, when reachable (BENCH_DATABASE_URL), 100,000 apps /
- *    1,000,000 versions on PostgreSQL; the seed time of each (BENCH_EMBEDDED_APPS,
+ *    1,000,000 versions on PostgreSQL; the seed time of each; each list's throughput as a share
+ *    of the liveness check's in the same run (the machine's reference) (BENCH_EMBEDDED_APPS,
  *    BENCH_POSTGRES_APPS, BENCH_TARGET=PostgreSQL or embedded to run one).
  * 2b. A title search over 100,000 apps in memory: a scan of every text against the trigram
  *    index (BENCH_ONLY=search runs it alone).
@@ -21,7 +22,7 @@
 import { spawnSync } from "node:child_process";
 import { runBucketBench } from "./bucket-bench.ts";
 import { runBulkBench } from "./bulk-bench.ts";
-import { runListBench } from "./list-bench.ts";
+import { referenceCase, runListBench } from "./list-bench.ts";
 import { runSearchIndexBench } from "./search-index-bench.ts";
 import { runStartupBench, type StartFigures } from "./startup-bench.ts";
 import { runUploadBench } from "./upload-bench.ts";
@@ -106,9 +107,18 @@ if (!only || only === "list") {
       console.log(
         `${label}, ${apps.toLocaleString("en")} apps / ${(apps * 10).toLocaleString("en")} versions seeded in ${fixed(bench.seedSeconds)} s (catalog triggers on)`,
       );
-      for (const [name, figures] of Object.entries(bench.results)) {
+      const { [referenceCase]: reference, ...lists } = bench.results;
+      if (reference) {
         console.log(
-          `  ${name}, 32 clients ${seconds}s: p50 ${fixed(figures.p50)} ms, p95 ${fixed(figures.p95)} ms (target < ${target}), ${fixed(figures.rps)} req/s, ${figures.failures} failures`,
+          `  ${referenceCase}, 32 clients ${seconds}s: p50 ${fixed(reference.p50)} ms, p95 ${fixed(reference.p95)} ms, ${fixed(reference.rps)} req/s`,
+        );
+      }
+      for (const [name, figures] of Object.entries(lists)) {
+        const share = reference
+          ? `, ${((figures.rps / reference.rps) * 100).toFixed(0)}% of the reference's throughput`
+          : "";
+        console.log(
+          `  ${name}, 32 clients ${seconds}s: p50 ${fixed(figures.p50)} ms, p95 ${fixed(figures.p95)} ms (target < ${target}), ${fixed(figures.rps)} req/s${share}, ${figures.failures} failures`,
         );
       }
     }
