@@ -58,12 +58,10 @@ export class TeamService {
   ): Promise<{ count: number; results: Team[] }> {
     if (filter.org !== undefined) {
       // A team as shown (its member ids) is kept per directory version like the list itself.
+      const { org, s } = filter;
       const { organizationId, directoryVersion, count, ids } = await this.pageTeamIds(
         actorUserId,
-        {
-          ...filter,
-          org: filter.org,
-        },
+        { org, s },
         params,
       );
       const results = await keptRecords(

@@ -19,7 +19,6 @@ import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { arrangeByIds } from "../../platform/db/id-list.ts";
 import type { ApplicationService } from "../application/application.service.ts";
 import type { UserService } from "../users/user.service.ts";
 import { parseTesterCsv } from "./lib/tester-csv.ts";
