@@ -9,7 +9,10 @@ import { createGdprModule } from "./modules/gdpr/gdpr.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
 import { createIntegrationsModule } from "./modules/integrations/integrations.module.ts";
 import { createMailServerModule } from "./modules/mail-server/mail-server.module.ts";
-import { createOrganizationModule } from "./modules/organization/organization.module.ts";
+import {
+  createOrganizationModule,
+  membershipsReadWithToken,
+} from "./modules/organization/organization.module.ts";
 import { createPlanModule } from "./modules/plan/plan.module.ts";
 import { createProfileModule } from "./modules/profile/profile.module.ts";
 import { createSendBuildsModule } from "./modules/send-builds/send-builds.module.ts";
@@ -30,7 +33,8 @@ import type { Platform } from "./platform/platform.ts";
  * modules before it. Their order is the order of their routes; the web app's catch-all is last.
  */
 export function createModules(platform: Platform) {
-  const users = createUsersModule(platform);
+  // Each request's token is read with the caller's memberships, in one statement.
+  const users = createUsersModule(platform, { memberships: membershipsReadWithToken });
   const plan = createPlanModule(platform);
   const organization = createOrganizationModule(platform, { ...users.services, ...plan.services });
   const twoFactor = createTwoFactorModule(platform, users.services);

@@ -16,6 +16,24 @@ export interface Actor {
   isActive: boolean;
   /** Whether the account signs in with a second factor. */
   twoFactorEnabled: boolean;
+  /**
+   * Every live membership of the user, read in the token's own statement: a read-only request
+   * then checks its organization without another round trip. Absent when the user has too many
+   * to carry along; a request that changes memberships reads them anew.
+   */
+  memberships?: readonly ActorMembership[];
+}
+
+/** One of the actor's memberships, with its organization's versions as of the token's read. */
+export interface ActorMembership {
+  membershipId: number;
+  organizationId: number;
+  userId: number;
+  role: number;
+  /** The organization's catalog version (apps, builds, projects): validates kept app lists. */
+  catalogVersion: number;
+  /** The organization's directory version (people, teams, testers): validates kept people lists. */
+  directoryVersion: number;
 }
 
 declare module "fastify" {
@@ -61,6 +79,7 @@ export interface TokenResolver {
     email: string;
     isActive: boolean;
     twoFactorEnabled: boolean;
+    memberships?: readonly ActorMembership[];
   } | null>;
 }
 
@@ -113,6 +132,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       isInstanceAdmin: resolved.isActive && admins.has(resolved.email.toLowerCase()),
       isActive: resolved.isActive,
       twoFactorEnabled: resolved.twoFactorEnabled,
+      memberships: resolved.memberships,
     };
   });
 

@@ -1,5 +1,4 @@
 import fastifyCookie from "@fastify/cookie";
-import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
 import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
@@ -11,7 +10,7 @@ import type { Config } from "../config.ts";
 import { handleError } from "./errors.ts";
 import { requestIdOptions } from "./logging.ts";
 import { registerNulGuard } from "./nul-guard.ts";
-import { contentSecurityPolicy } from "./security-headers.ts";
+import { registerSecurityHeaders } from "./security-headers.ts";
 import { guardAgainstSlowClients } from "./slow-clients.ts";
 
 /** Fastify with what every route relies on: zod schemas, errors, cookies, CSP, multipart and OpenAPI. */
@@ -37,14 +36,9 @@ export async function createHttpServer(config: Config, logger: FastifyBaseLogger
   await app.register(fastifyCookie);
   // After the cookie plugin: a refused request still gets its cookies read and answered.
   registerNulGuard(app);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: contentSecurityPolicy(
-        Boolean(config.GTM_CONTAINER_ID),
-        config.PUBLIC_URL.startsWith("https://"),
-      ),
-    },
-    crossOriginEmbedderPolicy: false,
+  registerSecurityHeaders(app, {
+    tagManager: Boolean(config.GTM_CONTAINER_ID),
+    https: config.PUBLIC_URL.startsWith("https://"),
   });
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { files: 1, fields: 50, fieldSize: 1024 * 1024 } });

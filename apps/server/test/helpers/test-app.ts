@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Logger } from "drizzle-orm/logger";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { createModules, type Modules } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
@@ -36,6 +37,8 @@ export async function createTestApp(
   env: Record<string, string> = {},
   beforeReady?: (app: FastifyInstance) => void,
   logger: FastifyBaseLogger = quietLogger,
+  /** Told of every statement the app's database handle runs. */
+  statementLog?: Logger,
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-app-"));
   const config = loadConfig({
@@ -47,7 +50,7 @@ export async function createTestApp(
     WEB_DIST_DIR: path.join(dataDir, "no-web-build"),
     ...env,
   });
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(statementLog);
   const platform = await openPlatform(config, logger, database);
   const modules = createModules(platform);
   registerJobs(platform, modules);

@@ -4,12 +4,7 @@ import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory } from "../users/users.views.ts";
-import {
-  type ApplicationRow,
-  type ProjectContext,
-  projectContextJson,
-  uploaderColumns,
-} from "./application.repo.ts";
+import { type ProjectContext, projectContextJson, uploaderColumns } from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { grantedByGroup } from "./permission-group.repo.ts";
 

@@ -6,7 +6,7 @@ import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds } from "../../platform/db/id-list.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
+import { type Caller, type MembershipService, userIdOf } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import { canOnApp, canSeeBuild, seesOnlyReleasedBuilds } from "./application.policy.ts";
@@ -51,17 +51,18 @@ export class ApplicationQueryService {
    * `pageKey` identifies the request (its URL); `render` wraps a page in the reply shape.
    */
   async listJson(
-    userId: number,
+    caller: Caller,
     query: ApplicationListQuery,
     params: PageParams,
     options: { installable: boolean; pageKey: string },
     /** `results` holds each record already serialized, to be spliced in as they are. */
     render: (page: { count: number; results: string[] }) => string,
   ): Promise<string> {
+    const userId = userIdOf(caller);
     const member =
       query.org !== undefined
-        ? await this.deps.membership.getMembership(userId, query.org)
-        : (await this.deps.membership.listMemberships(userId))[0];
+        ? await this.deps.membership.getMembership(caller, query.org)
+        : (await this.deps.membership.listMemberships(caller))[0];
     if (!member) return render({ count: 0, results: [] });
     const generation = member.catalogVersion;
     // Admins share pages; other members see their own projects, so their pages are their own.
@@ -74,13 +75,13 @@ export class ApplicationQueryService {
 
   /** An app's builds page as JSON, cached like the app lists. */
   async listBuildsJson(
-    userId: number,
+    caller: Caller,
     appId: number,
     params: PageParams,
     pageKey: string,
     render: (page: { count: number; results: Version[] }) => string,
   ): Promise<string> {
-    const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
+    const { app, member } = await this.deps.core.getAccessibleApp(caller, appId, "app:read");
     const generation = member.catalogVersion;
     const key = `builds ${app.id} ${seesOnlyReleasedBuilds(member.role)} ${pageKey}`;
     return this.deps.cache.getOrBuild(key, generation, async () =>

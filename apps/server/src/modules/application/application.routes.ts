@@ -12,7 +12,7 @@ import {
   version,
   versionPage,
 } from "@tarmac/contracts";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
@@ -74,7 +74,7 @@ export function registerApplicationRoutes(
         const actor = requireActiveActor(request);
         const params = pageParams(request.query, 20);
         const json = await queries.listJson(
-          actor.userId,
+          actor,
           request.query,
           params,
           { installable, pageKey: request.url },
@@ -224,7 +224,7 @@ export function registerApplicationRoutes(
     async (request, reply) => {
       const params = pageParams(request.query, 20);
       const json = await queries.listBuildsJson(
-        requireActiveActor(request).userId,
+        requireActiveActor(request),
         request.params.id,
         params,
         request.url,

@@ -7,7 +7,12 @@ import type { ApplicationRecord, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import { type IdentityCache, keptUnlessInTransaction } from "../../platform/cache/identity-cache.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
+import {
+  type Caller,
+  type MemberContext,
+  type MembershipService,
+  userIdOf,
+} from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
 import type { UserService } from "../users/user.service.ts";
 import { type AppAccess, type AppAction, canOnApp, canSeeApp, canSeeBuild } from "./application.policy.ts";
@@ -55,7 +60,7 @@ export class ApplicationService {
 
   /** The app with the caller's membership; 404 when absent or invisible, 403 when not allowed. */
   async getAccessibleApp(
-    userId: number,
+    caller: Caller,
     appId: number,
     action: AppAction,
     db: Database = this.deps.db,
@@ -65,11 +70,11 @@ export class ApplicationService {
       findApplication(db, appId),
     );
     if (!app) throw AppError.notFound();
-    const member = await this.deps.membership.findMembership(userId, app.organizationId, db);
+    const member = await this.deps.membership.findMembership(caller, app.organizationId, db);
     if (!member) throw AppError.notFound();
     const projectAccess = isAdminRole(member.role)
       ? null
-      : await findProjectAccess(db, app.projectId, userId);
+      : await findProjectAccess(db, app.projectId, userIdOf(caller));
     const access: AppAccess = { visible: coversEnvironment(projectAccess, app.environment) };
     if (!canSeeApp(member.role, access)) throw AppError.notFound();
     if (!canOnApp(member.role, action, access)) throw AppError.forbidden();

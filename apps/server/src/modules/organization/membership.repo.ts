@@ -1,4 +1,6 @@
-import { and, asc, count, eq, isNull, type Placeholder, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { ActorMembership } from "../../http/auth.ts";
 import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
@@ -62,6 +64,39 @@ const liveMembershipQuery = preparedPerDatabase((db) =>
 export async function findLiveMembership(db: Database, userId: number, organizationId: number) {
   const [row] = await liveMembershipQuery(db).execute({ userId, organizationId });
   return row ?? null;
+}
+
+/** At most this many memberships ride along with the token; a user with more has each read on its own. */
+const carriedMemberships = 50;
+
+/**
+ * The user's live memberships as JSON, a scalar subquery on `userId` for the token's statement
+ * (see MembershipsReadAlong): [membership id, organization id, user id, role, catalog version,
+ * directory version] each, one more than carried at most, so an overflow shows.
+ */
+export function liveMembershipsOf(userId: AnyPgColumn): SQL {
+  return sql`(select coalesce(json_agg(json_build_array(k.id, k.organization_id, k.user_id, k.role,
+      k.catalog_version, k.directory_version) order by k.organization_id), '[]'::json)
+    from (select m.id, m.organization_id, m.user_id, m.role, o.catalog_version, o.directory_version
+      from ${memberships} m join ${organizations} o on o.id = m.organization_id
+      where m.user_id = ${userId} and o.deleting_at is null
+      order by m.organization_id limit ${sql.raw(String(carriedMemberships + 1))}) k)`;
+}
+
+/** liveMembershipsOf's answer as memberships; undefined when there are more than are carried. */
+export function readCarriedMemberships(value: unknown): ActorMembership[] | undefined {
+  if (!Array.isArray(value) || value.length > carriedMemberships) return undefined;
+  return value.map((row: unknown[]) => {
+    const [membershipId, organizationId, userId, role, catalogVersion, directoryVersion] = row.map(Number);
+    return {
+      membershipId: membershipId as number,
+      organizationId: organizationId as number,
+      userId: userId as number,
+      role: role as number,
+      catalogVersion: catalogVersion as number,
+      directoryVersion: directoryVersion as number,
+    };
+  });
 }
 
 export async function listLiveMemberships(db: Database, userId: number) {

@@ -5,11 +5,13 @@
  * organization's objects never reveal that they exist.
  */
 import type { OrganizationSelector } from "@tarmac/contracts";
+import type { Actor, ActorMembership } from "../../http/auth.ts";
 import { AppError } from "../../http/errors.ts";
 import { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { type IdentityCache, keptUnlessInTransaction } from "../../platform/cache/identity-cache.ts";
 import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
+import type { MembershipsReadAlong } from "../users/token.service.ts";
 import {
   countMembers,
   deleteMembership,
@@ -26,8 +28,10 @@ import {
   listMemberRows,
   listMemberSearchTexts,
   listUserIdsWithRoles,
+  liveMembershipsOf,
   type MemberFilter,
   type MemberRow,
+  readCarriedMemberships,
   setRoleOfUser,
   updateMembershipRole,
 } from "./membership.repo.ts";
@@ -35,15 +39,27 @@ import { lockOrganization } from "./organization.repo.ts";
 
 export type { MemberFilter, MemberRow } from "./membership.repo.ts";
 
-export interface MemberContext {
-  membershipId: number;
-  organizationId: number;
-  userId: number;
-  role: number;
-  /** The organization's catalog version as of this read (validates cached list pages). */
-  catalogVersion: number;
-  /** The organization's directory version as of this read (validates cached people lists). */
-  directoryVersion: number;
+/** A membership with its organization's versions as of the read (they validate cached lists). */
+export type MemberContext = ActorMembership;
+
+/** The caller's memberships, read along with the token by the users module (wired in app.ts). */
+export const membershipsReadWithToken: MembershipsReadAlong = {
+  name: "memberships",
+  column: liveMembershipsOf,
+  read: readCarriedMemberships,
+};
+
+/**
+ * Who asks: a user id, or a read-only request's actor, whose memberships came with its token
+ * (then checking one costs no statement). A request that changes memberships passes the id.
+ */
+export type Caller = number | Pick<Actor, "userId" | "memberships">;
+
+export const userIdOf = (caller: Caller): number => (typeof caller === "number" ? caller : caller.userId);
+
+/** The memberships the caller carries, unless the read belongs to a transaction (`db` is not `root`). */
+function carried(caller: Caller, db: Database, root: Database): readonly MemberContext[] | undefined {
+  return typeof caller === "number" || db !== root ? undefined : caller.memberships;
 }
 
 export class MembershipService {
@@ -60,15 +76,22 @@ export class MembershipService {
     return keptUnlessInTransaction(this.deps.identity, { db, root: this.deps.db }, key, load);
   }
 
-  findMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext | null> {
+  async findMembership(
+    caller: Caller,
+    organizationId: number,
+    db = this.deps.db,
+  ): Promise<MemberContext | null> {
+    const known = carried(caller, db, this.deps.db);
+    if (known) return known.find((member) => member.organizationId === organizationId) ?? null;
+    const userId = userIdOf(caller);
     return this.kept(db, `member ${userId} ${organizationId}`, () =>
       findLiveMembership(db, userId, organizationId),
     );
   }
 
   /** The caller's membership in the organization; 404 when there is none. */
-  async getMembership(userId: number, organizationId: number, db = this.deps.db): Promise<MemberContext> {
-    const found = await this.findMembership(userId, organizationId, db);
+  async getMembership(caller: Caller, organizationId: number, db = this.deps.db): Promise<MemberContext> {
+    const found = await this.findMembership(caller, organizationId, db);
     if (!found) throw AppError.notFound();
     return found;
   }
@@ -78,26 +101,29 @@ export class MembershipService {
    * with `subdomain`, else the caller's only one. 404 when the caller is not a member there; 400
    * asking for `org` when the caller belongs to several and named none.
    */
-  async resolveMembership(userId: number, selector: OrganizationSelector): Promise<MemberContext> {
-    if (selector.org !== undefined) return this.getMembership(userId, selector.org);
+  async resolveMembership(caller: Caller, selector: OrganizationSelector): Promise<MemberContext> {
+    if (selector.org !== undefined) return this.getMembership(caller, selector.org);
     if (selector.subdomain !== undefined) {
-      const found = await findLiveMembershipBySubdomain(this.deps.db, userId, selector.subdomain);
+      const found = await findLiveMembershipBySubdomain(this.deps.db, userIdOf(caller), selector.subdomain);
       if (!found) throw AppError.notFound();
       return found;
     }
-    const all = await this.listMemberships(userId);
+    const all = await this.listMemberships(caller);
     if (all.length === 1) return all[0] as MemberContext;
     if (all.length === 0) throw AppError.notFound();
     throw AppError.validation({ org: ["This field is required."] });
   }
 
   /** The organization id a request means; see resolveMembership. */
-  async resolveOrganizationId(userId: number, selector: OrganizationSelector): Promise<number> {
-    return (await this.resolveMembership(userId, selector)).organizationId;
+  async resolveOrganizationId(caller: Caller, selector: OrganizationSelector): Promise<number> {
+    return (await this.resolveMembership(caller, selector)).organizationId;
   }
 
-  /** The user's memberships in organizations that are not being deleted. */
-  listMemberships(userId: number, db = this.deps.db): Promise<MemberContext[]> {
+  /** The user's memberships in organizations that are not being deleted, by organization id. */
+  async listMemberships(caller: Caller, db = this.deps.db): Promise<MemberContext[]> {
+    const known = carried(caller, db, this.deps.db);
+    if (known) return [...known];
+    const userId = userIdOf(caller);
     return this.kept(db, `memberships ${userId}`, () => listLiveMemberships(db, userId));
   }
 

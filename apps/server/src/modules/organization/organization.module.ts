@@ -10,6 +10,8 @@ import { OrganizationLifecycleService } from "./organization-lifecycle.service.t
 import { organizationPersonalData } from "./organization-personal-data.ts";
 import { OrganizationUsageService } from "./organization-usage.service.ts";
 
+export { membershipsReadWithToken } from "./membership.service.ts";
+
 /** Organizations and memberships (the tenant boundary), usage counters, ownership and deletion. */
 export function createOrganizationModule(platform: Platform, deps: UsersServices & PlanServices) {
   const { db } = platform.database;

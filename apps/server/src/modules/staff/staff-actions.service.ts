@@ -6,7 +6,7 @@
 import type { Membership, OrganizationSelector, TeamsUsersSearchResult } from "@tarmac/contracts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { AccountService } from "../auth/account.service.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
+import type { Caller, MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import type { TeamService } from "../team/team.service.ts";
 import type { TwoFactorService } from "../two-factor/two-factor.service.ts";
@@ -53,12 +53,8 @@ export class StaffActionsService {
     return { two_factor_enabled: false };
   }
 
-  async listOrgUsers(
-    actorUserId: number,
-    query: OrganizationSelector & { search?: string },
-    params: PageParams,
-  ) {
-    const actor = await this.deps.membership.resolveMembership(actorUserId, query);
+  async listOrgUsers(caller: Caller, query: OrganizationSelector & { search?: string }, params: PageParams) {
+    const actor = await this.deps.membership.resolveMembership(caller, query);
     assertAllowed(actor, "staff:search-directory");
     const { count, rows } = await this.deps.membership.pageMembers(
       actor,

@@ -49,7 +49,7 @@ export function registerStaffRoutes(
     async (request) => {
       const actor = requireActiveActor(request);
       const params = pageParams(request.query, 20);
-      const { count, results } = await staff.list(actor.userId, request.query, params);
+      const { count, results } = await staff.list(actor, request.query, params);
       return toPage(request, deps.publicUrl, params, count, results);
     },
   );
@@ -165,7 +165,7 @@ export function registerStaffRoutes(
     async (request) => {
       const actor = requireActiveActor(request);
       const params = pageParams(request.query, 20);
-      const { count, results } = await actions.listOrgUsers(actor.userId, request.query, params);
+      const { count, results } = await actions.listOrgUsers(actor, request.query, params);
       return toPage(request, deps.publicUrl, params, count, results);
     },
   );

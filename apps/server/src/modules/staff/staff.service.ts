@@ -17,7 +17,12 @@ import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import type { ProjectMembershipService } from "../application/project-membership.service.ts";
 import type { AccountService } from "../auth/account.service.ts";
-import type { MemberContext, MemberRow, MembershipService } from "../organization/membership.service.ts";
+import type {
+  Caller,
+  MemberContext,
+  MemberRow,
+  MembershipService,
+} from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import { isAdminRole, roles } from "../organization/roles.ts";
@@ -54,11 +59,11 @@ export class StaffService {
   constructor(private readonly deps: StaffDeps) {}
 
   async list(
-    actorUserId: number,
+    caller: Caller,
     filter: OrganizationSelector & { s?: string },
     params: PageParams,
   ): Promise<{ count: number; results: Membership[] }> {
-    const member = await this.deps.membership.resolveMembership(actorUserId, filter);
+    const member = await this.deps.membership.resolveMembership(caller, filter);
     const { organizationId, directoryVersion } = member;
     const { count, ids } = await this.deps.membership.pageMemberIds(
       member,

@@ -37,7 +37,7 @@ export function registerTeamRoutes(app: FastifyInstance, deps: { teams: TeamServ
     async (request) => {
       const actor = requireActiveActor(request);
       const params = pageParams(request.query, 20);
-      const { count, results } = await teams.list(actor.userId, request.query, params);
+      const { count, results } = await teams.list(actor, request.query, params);
       return toPage(request, deps.publicUrl, params, count, results);
     },
   );

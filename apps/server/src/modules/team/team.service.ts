@@ -9,7 +9,7 @@ import type { PageParams } from "../../http/pagination.ts";
 import { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { MemberContext, MembershipService } from "../organization/membership.service.ts";
+import type { Caller, MemberContext, MembershipService } from "../organization/membership.service.ts";
 import { can, type TeamAction } from "./team.policy.ts";
 import {
   addUserToTeams,
@@ -52,7 +52,7 @@ export class TeamService {
   }
 
   async list(
-    actorUserId: number,
+    caller: Caller,
     filter: { org?: number; s?: string },
     params: PageParams,
   ): Promise<{ count: number; results: Team[] }> {
@@ -60,7 +60,7 @@ export class TeamService {
       // A team as shown (its member ids) is kept per directory version like the list itself.
       const { org, s } = filter;
       const { organizationId, directoryVersion, count, ids } = await this.pageTeamIds(
-        actorUserId,
+        caller,
         { org, s },
         params,
       );
@@ -79,7 +79,7 @@ export class TeamService {
       );
       return { count, results };
     }
-    const page = await this.listRows(actorUserId, filter, params);
+    const page = await this.listRows(caller, filter, params);
     return { count: page.count, results: await this.presentTeams(page.rows) };
   }
 
@@ -187,8 +187,8 @@ export class TeamService {
   // --- internals ------------------------------------------------------------------------
 
   /** One organization's teams, kept per its directory version (pages and searches in memory). */
-  private async pageTeamIds(actorUserId: number, filter: { org: number; s?: string }, params: PageParams) {
-    const { organizationId, directoryVersion } = await this.membership.getMembership(actorUserId, filter.org);
+  private async pageTeamIds(caller: Caller, filter: { org: number; s?: string }, params: PageParams) {
+    const { organizationId, directoryVersion } = await this.membership.getMembership(caller, filter.org);
     const listed = await pageOfList(
       this.lists,
       {
@@ -202,18 +202,16 @@ export class TeamService {
     return { organizationId, directoryVersion, ...listed };
   }
 
-  private async listRows(actorUserId: number, filter: { org?: number; s?: string }, params: PageParams) {
+  private async listRows(caller: Caller, filter: { org?: number; s?: string }, params: PageParams) {
     if (filter.org !== undefined) {
       const { organizationId, count, ids } = await this.pageTeamIds(
-        actorUserId,
+        caller,
         { ...filter, org: filter.org },
         params,
       );
       return { count, rows: await findTeamsInOrder(this.db, organizationId, ids) };
     }
-    const organizationIds = (await this.membership.listMemberships(actorUserId)).map(
-      (row) => row.organizationId,
-    );
+    const organizationIds = (await this.membership.listMemberships(caller)).map((row) => row.organizationId);
     return listTeams(this.db, {
       organizationIds,
       search: filter.s || undefined,

@@ -49,9 +49,8 @@ export function registerTesterRoutes(
       },
     },
     async (request, reply) => {
-      const { userId } = requireActiveActor(request);
       const params = pageParams(request.query, 100);
-      const page = await testers.list(userId, request.query, params);
+      const page = await testers.list(requireActiveActor(request), request.query, params);
       return sendJson(reply, pageJson(toPage(request, deps.publicUrl, params, page.count, []), page.results));
     },
   );

@@ -20,6 +20,7 @@ import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationService } from "../application/application.service.ts";
+import type { Caller } from "../organization/membership.service.ts";
 import type { UserService } from "../users/user.service.ts";
 import { parseTesterCsv } from "./lib/tester-csv.ts";
 import {
@@ -98,7 +99,7 @@ export class TesterService {
   }
 
   async list(
-    userId: number,
+    caller: Caller,
     query: { app?: number; groups?: number; search?: string },
     params: PageParams,
   ): Promise<{ count: number; results: string[] }> {
@@ -109,7 +110,7 @@ export class TesterService {
       appId = group.applicationId;
     }
     if (appId === undefined) throw AppError.validation({ app: ["Give app or groups."] });
-    const { member } = await this.deps.apps.getAccessibleApp(userId, appId, "tester:manage");
+    const { member } = await this.deps.apps.getAccessibleApp(caller, appId, "tester:manage");
     // The app's testers (or a group's) by address, kept per directory version: pages, counts
     // and searches by name or address read nothing but the page's rows.
     const filter = { appId, groupId: query.groups };

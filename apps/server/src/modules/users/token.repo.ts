@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, or, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../../platform/db/client.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { authTokens, users } from "./users.tables.ts";
@@ -20,35 +21,47 @@ export async function insertToken(
   return created.id;
 }
 
-/** A live token (not revoked, not expired) with its user: one statement on every API request. */
-/** The token every request presents, with its user: prepared once (preparedPerDatabase). */
-const liveTokenQuery = preparedPerDatabase((db) =>
-  db
-    .select({
-      tokenId: authTokens.id,
-      kind: authTokens.kind,
-      userId: users.id,
-      email: users.email,
-      isActive: users.isActive,
-      twoFactorEnabled: users.twoFactorEnabled,
-      expiresAt: authTokens.expiresAt,
-    })
-    .from(authTokens)
-    .innerJoin(users, eq(users.id, authTokens.userId))
-    .where(
-      and(
-        eq(authTokens.tokenHash, sql.placeholder("tokenHash")),
-        isNull(authTokens.revokedAt),
-        or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, sql.placeholder("now"))),
-      ),
-    )
-    .limit(1)
-    .prepare("live_token"),
-);
+/**
+ * What the token's statement reads along for another module, per user: `column` is a scalar
+ * subquery on the user's id (the organization module's live memberships, as JSON).
+ */
+export interface ReadAlongToken {
+  /** Names the prepared statement: one text per name on a connection. */
+  name: string;
+  column: (userId: AnyPgColumn) => SQL;
+}
 
-export async function findLiveToken(db: Database, tokenHash: string, now: Date) {
-  const [row] = await liveTokenQuery(db).execute({ tokenHash, now: now.toISOString() });
-  return row ?? null;
+/** The token every request presents, with its user: prepared once per handle (preparedPerDatabase). */
+export function liveTokenLookup(readAlong?: ReadAlongToken) {
+  const query = preparedPerDatabase((db) =>
+    db
+      .select({
+        tokenId: authTokens.id,
+        kind: authTokens.kind,
+        userId: users.id,
+        email: users.email,
+        isActive: users.isActive,
+        twoFactorEnabled: users.twoFactorEnabled,
+        expiresAt: authTokens.expiresAt,
+        along: readAlong ? readAlong.column(users.id) : sql<null>`null`,
+      })
+      .from(authTokens)
+      .innerJoin(users, eq(users.id, authTokens.userId))
+      .where(
+        and(
+          eq(authTokens.tokenHash, sql.placeholder("tokenHash")),
+          isNull(authTokens.revokedAt),
+          or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, sql.placeholder("now"))),
+        ),
+      )
+      .limit(1)
+      .prepare(readAlong ? `live_token_${readAlong.name}` : "live_token"),
+  );
+  /** A live token (not revoked, not expired) with its user, or null. */
+  return async (db: Database, tokenHash: string, now: Date) => {
+    const [row] = await query(db).execute({ tokenHash, now: now.toISOString() });
+    return row ?? null;
+  };
 }
 
 export async function markTokenUsed(db: Database, tokenId: number, now: Date): Promise<void> {

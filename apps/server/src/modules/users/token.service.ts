@@ -2,16 +2,19 @@
  * Owns authentication tokens: session tokens and CI API keys, resolving a presented secret to
  * its user, and revocation. Only SHA-256 hashes of the secrets are stored.
  */
+
+import type { ActorMembership } from "../../http/auth.ts";
 import type { IdentityCache } from "../../platform/cache/identity-cache.ts";
 import { generateToken, hashToken } from "../../platform/crypto/tokens.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { isoOrNull, type PersonalDataSection } from "../../platform/personal-data.ts";
 import {
-  findLiveToken,
   insertToken,
   listSsoSessions,
   listUserTokens,
+  liveTokenLookup,
   markTokenUsed,
+  type ReadAlongToken,
   revokeSsoSessions,
   revokeToken,
   revokeUserTokens,
@@ -27,13 +30,35 @@ export interface ResolvedToken {
   email: string;
   isActive: boolean;
   twoFactorEnabled: boolean;
+  /** The user's live memberships, when the organization module reads them along. */
+  memberships?: readonly ActorMembership[];
+}
+
+/** The organization module's memberships of the user, read in the token's statement. */
+export interface MembershipsReadAlong extends ReadAlongToken {
+  /** The column's value as memberships; undefined when the user has too many to carry along. */
+  read: (value: unknown) => readonly ActorMembership[] | undefined;
 }
 
 export class TokenService {
   /** Avoids a write per request: last_used_at only moves once a minute per token. */
   private readonly lastTouched = new Map<number, number>();
 
-  constructor(private readonly deps: { db: Database; identity?: IdentityCache }) {}
+  private readonly findLiveToken: ReturnType<typeof liveTokenLookup>;
+
+  constructor(
+    private readonly deps: { db: Database; identity?: IdentityCache; memberships?: MembershipsReadAlong },
+  ) {
+    this.findLiveToken = liveTokenLookup(deps.memberships);
+  }
+
+  /** The live token with its user, and their memberships when they are read along. */
+  private async findResolved(tokenHash: string, now: Date) {
+    const row = await this.findLiveToken(this.deps.db, tokenHash, now);
+    if (!row) return null;
+    const { along, ...token } = row;
+    return { ...token, memberships: this.deps.memberships?.read(along) };
+  }
 
   async issueSession(
     userId: number,
@@ -71,7 +96,7 @@ export class TokenService {
   async resolve(token: string, now = new Date()): Promise<ResolvedToken | null> {
     if (token.length < 20 || token.length > 200) return null;
     const tokenHash = hashToken(token);
-    const lookup = () => findLiveToken(this.deps.db, tokenHash, now);
+    const lookup = () => this.findResolved(tokenHash, now);
     const found = this.deps.identity
       ? await this.deps.identity.get(`token ${tokenHash}`, lookup)
       : await lookup();

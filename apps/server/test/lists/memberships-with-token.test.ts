@@ -1,0 +1,109 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp, createVersion } from "../helpers/app-factories.ts";
+import { authHeader, createUserWithToken } from "../helpers/factories.ts";
+import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
+import { memberships, organizations } from "../helpers/tables.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+/** Every statement the app runs, as drizzle hands it to the database. */
+const statements: string[] = [];
+
+// A read-only request checks the caller's organization against the memberships read with its
+// token, in the token's own statement: each request still sees every change made before it.
+describe("memberships read with the token", () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({}, undefined, undefined, { logQuery: (query) => statements.push(query) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const get = (url: string, token: string) => t.app.inject({ url, headers: authHeader(token) });
+  const statementsOf = async (url: string, token: string) => {
+    statements.length = 0;
+    const response = await get(url, token);
+    expect(response.statusCode, response.body).toBe(200);
+    return statements.length;
+  };
+
+  it("sees a membership removed, a role changed and an organization being deleted at once", async () => {
+    const { organization } = await createOrganization(t);
+    const admin = await addMember(t, organization.id, 2);
+    const app = await createApp(t, organization.id, { title: "Watched" });
+    const list = `/api/applications/?org=${organization.id}`;
+    expect((await get(list, admin.token)).json().results.map((row: { id: number }) => row.id)).toEqual([
+      app.id,
+    ]);
+
+    // A tester sees only the apps of their projects: none here.
+    await t.database.db.update(memberships).set({ role: 5 }).where(eq(memberships.id, admin.membershipId));
+    expect((await get(list, admin.token)).json().count).toBe(0);
+
+    await t.database.db.delete(memberships).where(eq(memberships.id, admin.membershipId));
+    expect((await get(list, admin.token)).statusCode).toBe(404);
+    expect((await get(`/api/applications/${app.id}/builds/`, admin.token)).statusCode).toBe(404);
+    expect((await get(`/api/teams/?org=${organization.id}`, admin.token)).statusCode).toBe(404);
+
+    const { owner } = await createOrganization(t);
+    await addMember(t, organization.id, 1, owner);
+    expect((await get(list, owner.token)).statusCode).toBe(200);
+    await t.database.db
+      .update(organizations)
+      .set({ deletingAt: new Date() })
+      .where(eq(organizations.id, organization.id));
+    expect((await get(list, owner.token)).statusCode).toBe(404);
+  });
+
+  it("sees a new build at once: the organization's catalog version comes with the token", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const app = await createApp(t, organization.id);
+    const builds = `/api/applications/${app.id}/builds/`;
+    expect((await get(builds, owner.token)).json().count).toBe(0);
+    await createVersion(t, app);
+    expect((await get(builds, owner.token)).json().count).toBe(1);
+  });
+
+  it("checks each membership of someone in more organizations than the token carries", async () => {
+    const person = await createUserWithToken(t);
+    const joined: number[] = [];
+    for (let index = 0; index < 52; index += 1) {
+      joined.push((await createOrganization(t, { owner: person })).organization.id);
+    }
+    const last = joined.at(-1) as number;
+    const app = await createApp(t, last, { title: "Far away" });
+    const listed = await get(`/api/applications/?org=${last}`, person.token);
+    expect(listed.json().results.map((row: { id: number }) => row.id)).toEqual([app.id]);
+    await createTeam(t, last, [person.user.id], "Far team");
+    expect((await get(`/api/teams/?org=${last}`, person.token)).json().count).toBe(1);
+
+    const { organization: other } = await createOrganization(t);
+    expect((await get(`/api/applications/?org=${other.id}`, person.token)).statusCode).toBe(404);
+  });
+
+  it("answers a page seen before with the token's statement alone", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const app = await createApp(t, organization.id);
+    await createVersion(t, app);
+    await createTeam(t, organization.id, [owner.user.id]);
+    // The embedded database keeps identities in the process (see IdentityCache): it reads nothing.
+    // (Its first request also notes when the token was last used, which tells that cache.)
+    const perRequest = t.database.kind === "postgres" ? 1 : 0;
+    await statementsOf("/api/health/", owner.token);
+    for (const url of [
+      `/api/applications/?org=${organization.id}`,
+      `/api/teams/?org=${organization.id}`,
+      `/api/orgs-users/?org=${organization.id}&search=a`,
+      `/api/usersinorgs/?org=${organization.id}`,
+    ]) {
+      await statementsOf(url, owner.token);
+      expect(await statementsOf(url, owner.token), `${url}: ${statements.join("\n")}`).toBe(perRequest);
+    }
+    // The builds page reads the app as well, to learn its organization.
+    const builds = `/api/applications/${app.id}/builds/`;
+    await statementsOf(builds, owner.token);
+    expect(await statementsOf(builds, owner.token)).toBe(perRequest * 2);
+  });
+});
