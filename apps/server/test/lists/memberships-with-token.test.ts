@@ -101,9 +101,23 @@ describe("memberships read with the token", () => {
       await statementsOf(url, owner.token);
       expect(await statementsOf(url, owner.token), `${url}: ${statements.join("\n")}`).toBe(perRequest);
     }
-    // The builds page reads the app as well, to learn its organization.
+    // The builds page keeps the app's row per catalog version too.
     const builds = `/api/applications/${app.id}/builds/`;
     await statementsOf(builds, owner.token);
-    expect(await statementsOf(builds, owner.token)).toBe(perRequest * 2);
+    expect(await statementsOf(builds, owner.token)).toBe(perRequest);
+  });
+
+  it("reads a kept app again once its catalog version moved, whoever changed it", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const app = await createApp(t, organization.id, { title: "Kept" });
+    await createVersion(t, app);
+    const builds = `/api/applications/${app.id}/builds/`;
+    const titleShown = async () => (await get(builds, owner.token)).json().results[0].title;
+    expect(await titleShown()).toBe("Kept");
+    // Straight in the database, as another process or a job would: the trigger moves the version.
+    await t.database.sql.executeSql("update applications set title = 'Renamed' where id = $1", [app.id]);
+    expect(await titleShown()).toBe("Renamed");
+    await t.database.sql.executeSql("delete from applications where id = $1", [app.id]);
+    expect((await get(builds, owner.token)).statusCode).toBe(404);
   });
 });

@@ -3,7 +3,12 @@ import type { AppLink, ApplicationDetail, MyAppRole, Version } from "@tarmac/con
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
-import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
+import {
+  keptRecords,
+  type ListCaches,
+  pageOfList,
+  pageRowsOfList,
+} from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds } from "../../platform/db/id-list.ts";
 import { type Caller, type MembershipService, userIdOf } from "../organization/membership.service.ts";
@@ -11,11 +16,11 @@ import { isAdminRole } from "../organization/roles.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import { canOnApp, canSeeBuild, seesOnlyReleasedBuilds } from "./application.policy.ts";
 import { type ApplicationPresenter, toAppLink } from "./application.presenter.ts";
-import { findProjectAccess, findVersionsByIds, listProjectApps } from "./application.repo.ts";
+import { findProjectAccess, findVersionsWithUploaders, listProjectApps } from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
 import { findListedApplications, listApplications } from "./application-list.repo.ts";
-import { findVersion, listVersionIds } from "./version.repo.ts";
+import { findVersion, listVersionIds, readBuildsPage } from "./version.repo.ts";
 
 export interface ApplicationListQuery {
   org?: number;
@@ -207,20 +212,20 @@ export class ApplicationQueryService {
     params: PageParams,
   ): Promise<{ count: number; results: Version[] }> {
     const onlyReleased = seesOnlyReleasedBuilds(member.role);
-    const page = await pageOfList(
+    const { organizationId } = app;
+    const page = { offset: params.offset, limit: params.pageSize };
+    const { count, rows } = await pageRowsOfList(
       this.deps.lists,
       {
         key: `builds ${app.id} ${onlyReleased}`,
         generation: member.catalogVersion,
-        load: async () => ({
-          ids: await listVersionIds(this.deps.db, app.organizationId, app.id, onlyReleased),
-        }),
+        load: async () => ({ ids: await listVersionIds(this.deps.db, organizationId, app.id, onlyReleased) }),
       },
-      undefined,
-      { offset: params.offset, limit: params.pageSize },
+      page,
+      async (ids) => arrangeByIds(ids, await findVersionsWithUploaders(this.deps.db, organizationId, ids)),
+      () => readBuildsPage(this.deps.db, organizationId, app.id, onlyReleased, page),
     );
-    const rows = arrangeByIds(page.ids, await findVersionsByIds(this.deps.db, app.organizationId, page.ids));
-    return { count: page.count, results: await this.deps.core.presentVersions(rows, app) };
+    return { count, results: await this.deps.core.presentBuilds(rows, app) };
   }
 
   async getBuild(userId: number, appId: number, buildId: number): Promise<Version> {

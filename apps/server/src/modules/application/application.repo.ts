@@ -20,6 +20,7 @@ const applicationQuery = preparedPerDatabase((db) =>
     .prepare("application"),
 );
 
+/** The app by id, whatever its organization: every app-scoped request starts here. */
 export async function findApplication(db: Database, appId: number): Promise<ApplicationRow | null> {
   const [row] = await applicationQuery(db).execute({ appId });
   return row ?? null;
@@ -164,7 +165,8 @@ const versionsWithUploadersQuery = preparedPerDatabase((db) =>
 /** The versions with these ids, each with the person who uploaded it (null when gone). */
 export async function findVersionsWithUploaders(db: Database, organizationId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  return versionsWithUploadersQuery(db).execute({ organizationId, ids });
+  const rows = await versionsWithUploadersQuery(db).execute({ organizationId, ids });
+  return rows.map(({ version, uploader }) => ({ id: version.id, version, uploader }));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { ApplicationRecord, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { type IdentityCache, keptUnlessInTransaction } from "../../platform/cache/identity-cache.ts";
 import type { Database } from "../../platform/db/client.ts";
 import {
@@ -14,7 +15,7 @@ import {
   userIdOf,
 } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
-import type { UserService } from "../users/user.service.ts";
+import type { UserService, UserSummary } from "../users/user.service.ts";
 import { type AppAccess, type AppAction, canOnApp, canSeeApp, canSeeBuild } from "./application.policy.ts";
 import type { ApplicationPresenter } from "./application.presenter.ts";
 import {
@@ -56,7 +57,43 @@ export interface ApplicationServiceDeps {
 }
 
 export class ApplicationService {
+  /**
+   * App rows as read at their organization's catalog version, which every change to an app moves:
+   * a request whose actor carries that same version (read with its token) uses the row without a
+   * statement, in every process and with PostgreSQL too. Apps never change organization, so
+   * where each belongs is kept apart, to find the version to compare with.
+   */
+  private readonly appRows = new GenerationCache<ApplicationRow>({
+    maxEntries: 50_000,
+    maxAgeMs: 10 * 60_000,
+  });
+  private readonly appOrganizations = new GenerationCache<number>({
+    maxEntries: 200_000,
+    maxAgeMs: 60 * 60_000,
+  });
+
   constructor(protected readonly deps: ApplicationServiceDeps) {}
+
+  /** The app's row: kept per catalog version for callers who carry theirs, else read (see appRows). */
+  private async findAppRow(caller: Caller, appId: number, db: Database): Promise<ApplicationRow | null> {
+    const read = { db, root: this.deps.db };
+    const load = () =>
+      keptUnlessInTransaction(this.deps.identity, read, `app ${appId}`, () => findApplication(db, appId));
+    const carried = typeof caller === "number" || db !== this.deps.db ? undefined : caller.memberships;
+    if (!carried) return load();
+    const key = `app ${appId}`;
+    const organizationId = this.appOrganizations.get(key, 0);
+    const member = carried.find((membership) => membership.organizationId === organizationId);
+    const kept = member ? this.appRows.get(key, member.catalogVersion) : undefined;
+    if (kept) return kept;
+    const app = await load();
+    if (!app) return null;
+    this.appOrganizations.set(key, 0, app.organizationId);
+    // The version the token read came before this row was read: the row is at least that new.
+    const version = carried.find((membership) => membership.organizationId === app.organizationId);
+    if (version) this.appRows.set(key, version.catalogVersion, app);
+    return app;
+  }
 
   /** The app with the caller's membership; 404 when absent or invisible, 403 when not allowed. */
   async getAccessibleApp(
@@ -65,10 +102,7 @@ export class ApplicationService {
     action: AppAction,
     db: Database = this.deps.db,
   ): Promise<AccessibleApp> {
-    const read = { db, root: this.deps.db };
-    const app = await keptUnlessInTransaction(this.deps.identity, read, `app ${appId}`, () =>
-      findApplication(db, appId),
-    );
+    const app = await this.findAppRow(caller, appId, db);
     if (!app) throw AppError.notFound();
     const member = await this.deps.membership.findMembership(caller, app.organizationId, db);
     if (!member) throw AppError.notFound();
@@ -138,8 +172,24 @@ export class ApplicationService {
     const uploaderIds = [
       ...new Set(rows.map((row) => row.uploadedBy).filter((id): id is number => id !== null)),
     ];
-    const users = await this.deps.users.summaries(uploaderIds, db);
-    return Promise.all(rows.map((row) => this.deps.versions.present(row, app, uploaderOf(row, users))));
+    return this.presentWithPeople(rows, app, await this.deps.users.summaries(uploaderIds, db));
+  }
+
+  /** Versions read with their uploaders (a builds page): presented without another statement. */
+  presentBuilds(
+    builds: Array<{ version: VersionRow; uploader: UserSummary | null }>,
+    app: ApplicationRow,
+  ): Promise<Version[]> {
+    const people = new Map(builds.flatMap(({ uploader }) => (uploader ? [[uploader.id, uploader]] : [])));
+    return this.presentWithPeople(
+      builds.map(({ version }) => version),
+      app,
+      people,
+    );
+  }
+
+  private presentWithPeople(rows: VersionRow[], app: ApplicationRow, people: Map<number, UserSummary>) {
+    return Promise.all(rows.map((row) => this.deps.versions.present(row, app, uploaderOf(row, people))));
   }
 
   async getProjectTitle(organizationId: number, projectId: number, db: Database = this.deps.db) {

@@ -1,7 +1,9 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { selectIdList } from "../../platform/db/id-list.ts";
-import type { VersionRow } from "./application.repo.ts";
+import { parseIdList, selectIdList } from "../../platform/db/id-list.ts";
+import { preparedPerDatabase } from "../../platform/db/prepared.ts";
+import { userDirectory } from "../users/users.views.ts";
+import { uploaderColumns, type VersionRow } from "./application.repo.ts";
 import { applications, versions } from "./application.tables.ts";
 
 export async function findVersion(db: Database, versionId: number): Promise<VersionRow | null> {
@@ -29,6 +31,54 @@ export function listVersionIds(
     db,
     sql`select ${versions.id} from ${versions} where ${where} order by ${versions.id} desc`,
   );
+}
+
+/** The builds list of an app as listVersionIds reads it, with placeholders for a prepared statement. */
+const listedBuilds = sql`select l.id from ${versions} l
+  where l.organization_id = ${sql.placeholder("organizationId")}
+    and l.application_id = ${sql.placeholder("applicationId")}
+    and (not ${sql.placeholder("onlyReleased")}::boolean or (l.state = 'ready' and l.ready_to_sale))
+  order by l.id desc`;
+
+const buildsPageQuery = preparedPerDatabase((db) =>
+  db
+    .select({
+      version: versions,
+      uploader: uploaderColumns,
+      // The whole list's ids ride on the page's first row only (the subquery runs once).
+      listed: sql<string | null>`case when row_number() over (order by ${versions.id} desc) = 1
+        then (select string_agg(b.id::text, ',') from (${listedBuilds}) b) end`,
+    })
+    .from(versions)
+    .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
+    .where(
+      and(
+        eq(versions.organizationId, sql.placeholder("organizationId")),
+        sql`${versions.id} = any(array(select p.id from (${listedBuilds}) p
+          offset ${sql.placeholder("offset")} limit ${sql.placeholder("limit")}))`,
+      ),
+    )
+    .orderBy(desc(versions.id))
+    .prepare("builds_page"),
+);
+
+/**
+ * A page of an app's builds list (as listVersionIds orders it) with their uploaders, and the
+ * ids of the whole list, in one statement: a builds list no one has read since the catalog
+ * changed costs one statement. `ids` is absent when the page is empty (past the end).
+ */
+export async function readBuildsPage(
+  db: Database,
+  organizationId: number,
+  applicationId: number,
+  onlyReleased: boolean,
+  page: { offset: number; limit: number },
+) {
+  const rows = await buildsPageQuery(db).execute({ organizationId, applicationId, onlyReleased, ...page });
+  return {
+    ids: rows.length > 0 ? parseIdList(rows[0]?.listed) : undefined,
+    rows: rows.map(({ version, uploader }) => ({ id: version.id, version, uploader })),
+  };
 }
 
 export async function updateVersion(

@@ -64,6 +64,33 @@ export async function pageOfList(
 }
 
 /**
+ * A page of the list `key` with its rows, for lists whose rows can be read along with the list:
+ * when the list is kept, `rowsOf` reads the page's rows by id; otherwise `readWithPage` reads
+ * the page's rows and the whole list's ids in one statement, and the list is kept for the next
+ * pages. An empty page (past the end) brings no ids, so the list is then loaded on its own.
+ */
+export async function pageRowsOfList<R>(
+  caches: ListCaches,
+  list: { key: string; generation: number; load: () => Promise<OrderedList> },
+  page: { offset: number; limit: number },
+  rowsOf: (ids: number[]) => Promise<R[]>,
+  readWithPage: () => Promise<{ ids?: Float64Array; rows: R[] }>,
+): Promise<{ count: number; rows: R[] }> {
+  const sliceOf = (ids: Float64Array) => Array.from(ids.subarray(page.offset, page.offset + page.limit));
+  const kept = caches.positions.get(list.key, list.generation);
+  if (!kept) {
+    const read = await readWithPage();
+    if (read.ids) {
+      caches.positions.set(list.key, list.generation, { ids: read.ids });
+      return { count: read.ids.length, rows: read.rows };
+    }
+  }
+  const { ids } = kept ?? (await caches.positions.getOrBuild(list.key, list.generation, list.load));
+  const pageIds = sliceOf(ids);
+  return { count: ids.length, rows: pageIds.length > 0 ? await rowsOf(pageIds) : [] };
+}
+
+/**
  * The records of `ids` in their order, each kept in `cache` per generation under `keyOf(id)`:
  * a page of rows seen before reads nothing, and the missing ones are read and presented
  * together by `present` (which may leave out rows that are gone). When any is missing, the

@@ -28,7 +28,8 @@ function rowsOf(result: unknown): Record<string, string | null>[] {
   return (result as { rows: Record<string, string | null>[] }).rows;
 }
 
-const parseIds = (text: string | null | undefined) =>
+/** A comma-separated list of ids (string_agg's answer) as numbers. */
+export const parseIdList = (text: string | null | undefined) =>
   text ? Float64Array.from(text.split(","), Number) : new Float64Array(0);
 
 /**
@@ -38,7 +39,7 @@ const parseIds = (text: string | null | undefined) =>
  */
 export async function selectIdList(db: Database, orderedIds: SQL): Promise<Float64Array> {
   const result = await db.execute(sql`select string_agg(id::text, ',') as ids from (${orderedIds}) listed`);
-  return parseIds(rowsOf(result)[0]?.ids);
+  return parseIdList(rowsOf(result)[0]?.ids);
 }
 
 /** As selectIdList, for a query answering `id` and `search` (the row's folded search text). */
@@ -48,7 +49,7 @@ export async function selectSearchableList(db: Database, orderedRows: SQLWrapper
            string_agg(translate(search, ${rowSeparator}, ' '), ${rowSeparator}) as texts
     from (${orderedRows}) listed`);
   const [answer] = rowsOf(result);
-  const ids = parseIds(answer?.ids);
+  const ids = parseIdList(answer?.ids);
   const joined = ids.length === 0 ? "" : (answer?.texts ?? "");
   const starts = new Uint32Array(ids.length + 1);
   let row = 0;
