@@ -120,4 +120,21 @@ describe("memberships read with the token", () => {
     await t.database.sql.executeSql("delete from applications where id = $1", [app.id]);
     expect((await get(builds, owner.token)).statusCode).toBe(404);
   });
+
+  it("reads the next page ahead for someone paging on, and only the page asked for after a jump", async () => {
+    const { organization, owner } = await createOrganization(t);
+    for (let n = 0; n < 60; n += 1) await createApp(t, organization.id, { title: `Paged ${n}` });
+    // Statements that read list records: apps with their current builds.
+    const recordReads = async (page: number) => {
+      await statementsOf(`/api/applications/?org=${organization.id}&page=${page}&page_size=10`, owner.token);
+      return statements.filter((text) =>
+        /left join "versions" on "versions"\."id" = "applications"\."current_version_id"/.test(text),
+      ).length;
+    };
+    expect(await recordReads(1)).toBe(1);
+    expect(await recordReads(2)).toBe(0); // read ahead with the first page
+    expect(await recordReads(4)).toBe(1); // a jump: page 5 is not read with it
+    expect(await recordReads(5)).toBe(1); // paging on from page 4: page 6 comes along
+    expect(await recordReads(6)).toBe(0);
+  });
 });

@@ -108,6 +108,8 @@ export class ApplicationQueryService {
       installable: options.installable ? { saleOnly: seesOnlyReleasedBuilds(member.role) } : undefined,
     };
     // A title search matches the title, bundle id or project title, ignoring case and accents.
+    // Pages of the whole list also bring the app before them and the next page (see below).
+    const before = query.title || params.offset === 0 ? 0 : 1;
     const page = await pageOfList(
       this.deps.lists,
       {
@@ -116,11 +118,22 @@ export class ApplicationQueryService {
         load: () => listApplications(this.deps.db, filter),
       },
       query.title,
-      { offset: params.offset, limit: params.pageSize * (query.title ? 1 : 2) },
+      { offset: params.offset - before, limit: before + params.pageSize * (query.title ? 1 : 2) },
     );
-    // Paging on is likely: the next page is read ahead with this one when this one must be read.
-    const ids = page.ids.slice(0, params.pageSize);
-    return { count: page.count, results: await this.recordsOf(member, ids, page.ids.slice(params.pageSize)) };
+    const ids = page.ids.slice(before, before + params.pageSize);
+    // Someone paging on is likely to want the next page too, so when this page must be read, the
+    // next one is read and presented with it. A reader is paging on on the first page, or when
+    // the app before this page is kept (its page was read); a jump into the middle reads only
+    // its own page, which halves what a random page costs.
+    const pagingOn = page.ids.slice(0, before).every((id) => this.recordKept(member, id));
+    const readAhead = pagingOn ? page.ids.slice(before + params.pageSize) : [];
+    return { count: page.count, results: await this.recordsOf(member, ids, readAhead) };
+  }
+
+  private recordKey = (role: number, id: number) => `${id} ${role}`;
+
+  private recordKept(member: { role: number; catalogVersion: number }, id: number): boolean {
+    return this.deps.records.get(this.recordKey(member.role, id), member.catalogVersion) !== undefined;
   }
 
   /**
@@ -141,7 +154,7 @@ export class ApplicationQueryService {
       this.deps.records,
       catalogVersion,
       ids,
-      (id) => `${id} ${role}`,
+      (id) => this.recordKey(role, id),
       async (missing) => {
         const listed = await findListedApplications(this.deps.db, organizationId, missing);
         const currentBuilds = listed.flatMap((row) => (row.current ? [row.current] : []));
