@@ -36,16 +36,6 @@ export function displayName(user: Pick<UserRow, "firstName" | "lastName" | "emai
   return name || user.email;
 }
 
-function summaryOf(row: UserRow): UserSummary {
-  return {
-    id: row.id,
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    isActive: row.isActive,
-  };
-}
-
 export class UserService {
   constructor(private readonly deps: { db: Database }) {}
 
@@ -60,13 +50,13 @@ export class UserService {
   /** Names and addresses of many people at once, keyed by id (one query per page, never per row). */
   async summaries(userIds: number[], db = this.deps.db): Promise<Map<number, UserSummary>> {
     const rows = await findUsersByIds(db, [...new Set(userIds)]);
-    return new Map(rows.map((row) => [row.id, summaryOf(row)]));
+    return new Map(rows.map((row) => [row.id, row]));
   }
 
   /** Accounts registered under any of these addresses, keyed by the lower-cased address. */
   async findByEmails(emails: string[], db = this.deps.db): Promise<Map<string, UserSummary>> {
     const rows = await findUsersByEmails(db, emails);
-    return new Map(rows.map((row) => [row.email, summaryOf(row)]));
+    return new Map(rows.map((row) => [row.email, row]));
   }
 
   create(

@@ -26,23 +26,34 @@ export async function findUserById(db: Database, userId: number): Promise<UserRo
   return row ?? null;
 }
 
+/** What other modules are shown of people: never a password hash or a second factor's secret. */
+const summaryColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  isActive: users.isActive,
+};
+
 const usersByIdsQuery = preparedPerDatabase((db) =>
   db
-    .select()
+    .select(summaryColumns)
     .from(users)
     .where(anyOf(users.id, sql.placeholder("ids")))
     .prepare("users_by_ids"),
 );
 
-export async function findUsersByIds(db: Database, userIds: number[]): Promise<UserRow[]> {
+/** People by id, as summaries. */
+export async function findUsersByIds(db: Database, userIds: number[]) {
   if (userIds.length === 0) return [];
   return usersByIdsQuery(db).execute({ ids: userIds });
 }
 
-export async function findUsersByEmails(db: Database, emails: string[]): Promise<UserRow[]> {
+/** People by address, as summaries. */
+export async function findUsersByEmails(db: Database, emails: string[]) {
   if (emails.length === 0) return [];
   return db
-    .select()
+    .select(summaryColumns)
     .from(users)
     .where(anyOf(users.email, emails.map(normalizeEmail)));
 }
