@@ -165,9 +165,14 @@ const versionsWithUploadersQuery = preparedPerDatabase((db) =>
 /** The versions with these ids, each with the person who uploaded it (null when gone). */
 export async function findVersionsWithUploaders(db: Database, organizationId: number, ids: number[]) {
   if (ids.length === 0) return [];
-  const rows = await versionsWithUploadersQuery(db).execute({ organizationId, ids });
-  return rows.map(({ version, uploader }) => ({ id: version.id, version, uploader }));
+  return (await versionsWithUploadersQuery(db).execute({ organizationId, ids })).map(buildWithUploader);
 }
+
+/** A version read with its uploader, keyed by the version's id (to arrange a page by ids). */
+export const buildWithUploader = <U>(row: { version: VersionRow; uploader: U }) => ({
+  id: row.version.id,
+  ...row,
+});
 
 /**
  * Up to `limit` newest ready versions of each app other than its current one, in one query:

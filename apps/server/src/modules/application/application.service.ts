@@ -58,18 +58,14 @@ export interface ApplicationServiceDeps {
 
 export class ApplicationService {
   /**
-   * App rows as read at their organization's catalog version, which every change to an app moves:
-   * a request whose actor carries that same version (read with its token) uses the row without a
-   * statement, in every process and with PostgreSQL too. Apps never change organization, so
-   * where each belongs is kept apart, to find the version to compare with.
+   * App rows with the catalog version of their organization they were read at. Every change to
+   * an app moves that version, and apps never change organization: a request whose actor carries
+   * the same version (read with its token) uses the row without a statement, in every process
+   * and with PostgreSQL too.
    */
-  private readonly appRows = new GenerationCache<ApplicationRow>({
+  private readonly appRows = new GenerationCache<{ app: ApplicationRow; catalogVersion: number }>({
     maxEntries: 50_000,
     maxAgeMs: 10 * 60_000,
-  });
-  private readonly appOrganizations = new GenerationCache<number>({
-    maxEntries: 200_000,
-    maxAgeMs: 60 * 60_000,
   });
 
   constructor(protected readonly deps: ApplicationServiceDeps) {}
@@ -81,17 +77,15 @@ export class ApplicationService {
       keptUnlessInTransaction(this.deps.identity, read, `app ${appId}`, () => findApplication(db, appId));
     const carried = typeof caller === "number" || db !== this.deps.db ? undefined : caller.memberships;
     if (!carried) return load();
+    const versionIn = (organizationId: number) =>
+      carried.find((membership) => membership.organizationId === organizationId)?.catalogVersion;
     const key = `app ${appId}`;
-    const organizationId = this.appOrganizations.get(key, 0);
-    const member = carried.find((membership) => membership.organizationId === organizationId);
-    const kept = member ? this.appRows.get(key, member.catalogVersion) : undefined;
-    if (kept) return kept;
+    const kept = this.appRows.get(key, 0);
+    if (kept && versionIn(kept.app.organizationId) === kept.catalogVersion) return kept.app;
     const app = await load();
-    if (!app) return null;
-    this.appOrganizations.set(key, 0, app.organizationId);
     // The version the token read came before this row was read: the row is at least that new.
-    const version = carried.find((membership) => membership.organizationId === app.organizationId);
-    if (version) this.appRows.set(key, version.catalogVersion, app);
+    const catalogVersion = app ? versionIn(app.organizationId) : undefined;
+    if (app && catalogVersion !== undefined) this.appRows.set(key, 0, { app, catalogVersion });
     return app;
   }
 

@@ -1,9 +1,9 @@
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, ne, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import { parseIdList, selectIdList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory } from "../users/users.views.ts";
-import { uploaderColumns, type VersionRow } from "./application.repo.ts";
+import { buildWithUploader, uploaderColumns, type VersionRow } from "./application.repo.ts";
 import { applications, versions } from "./application.tables.ts";
 
 export async function findVersion(db: Database, versionId: number): Promise<VersionRow | null> {
@@ -11,34 +11,37 @@ export async function findVersion(db: Database, versionId: number): Promise<Vers
   return row ?? null;
 }
 
-function releasedOnly(onlyReleased: boolean) {
-  return onlyReleased ? and(eq(versions.state, "ready"), eq(versions.readyToSale, true)) : undefined;
+/**
+ * An app's builds list, newest first (the (application_id, id) index): every build, or only the
+ * released ones. Values or placeholders, so the list read alone and the one read with a page
+ * (buildsPageQuery) are the same list.
+ */
+function listedBuilds(
+  organizationId: number | Placeholder,
+  applicationId: number | Placeholder,
+  onlyReleased: boolean | Placeholder,
+): SQL {
+  return sql`select l.id from ${versions} l
+    where l.organization_id = ${organizationId} and l.application_id = ${applicationId}
+      and (not ${onlyReleased}::boolean or (l.state = 'ready' and l.ready_to_sale))
+    order by l.id desc`;
 }
 
-/** An app's build ids, newest first (the (application_id, id) index), for pages and the count. */
+/** An app's build ids in list order, for pages and the count. */
 export function listVersionIds(
   db: Database,
   organizationId: number,
   applicationId: number,
   onlyReleased: boolean,
 ): Promise<Float64Array> {
-  const where = and(
-    eq(versions.organizationId, organizationId),
-    eq(versions.applicationId, applicationId),
-    releasedOnly(onlyReleased),
-  );
-  return selectIdList(
-    db,
-    sql`select ${versions.id} from ${versions} where ${where} order by ${versions.id} desc`,
-  );
+  return selectIdList(db, listedBuilds(organizationId, applicationId, onlyReleased));
 }
 
-/** The builds list of an app as listVersionIds reads it, with placeholders for a prepared statement. */
-const listedBuilds = sql`select l.id from ${versions} l
-  where l.organization_id = ${sql.placeholder("organizationId")}
-    and l.application_id = ${sql.placeholder("applicationId")}
-    and (not ${sql.placeholder("onlyReleased")}::boolean or (l.state = 'ready' and l.ready_to_sale))
-  order by l.id desc`;
+const listedBuildsOfPage = listedBuilds(
+  sql.placeholder("organizationId"),
+  sql.placeholder("applicationId"),
+  sql.placeholder("onlyReleased"),
+);
 
 const buildsPageQuery = preparedPerDatabase((db) =>
   db
@@ -47,14 +50,14 @@ const buildsPageQuery = preparedPerDatabase((db) =>
       uploader: uploaderColumns,
       // The whole list's ids ride on the page's first row only (the subquery runs once).
       listed: sql<string | null>`case when row_number() over (order by ${versions.id} desc) = 1
-        then (select string_agg(b.id::text, ',') from (${listedBuilds}) b) end`,
+        then (select string_agg(b.id::text, ',') from (${listedBuildsOfPage}) b) end`,
     })
     .from(versions)
     .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
     .where(
       and(
         eq(versions.organizationId, sql.placeholder("organizationId")),
-        sql`${versions.id} = any(array(select p.id from (${listedBuilds}) p
+        sql`${versions.id} = any(array(select p.id from (${listedBuildsOfPage}) p
           offset ${sql.placeholder("offset")} limit ${sql.placeholder("limit")}))`,
       ),
     )
@@ -77,7 +80,7 @@ export async function readBuildsPage(
   const rows = await buildsPageQuery(db).execute({ organizationId, applicationId, onlyReleased, ...page });
   return {
     ids: rows.length > 0 ? parseIdList(rows[0]?.listed) : undefined,
-    rows: rows.map(({ version, uploader }) => ({ id: version.id, version, uploader })),
+    rows: rows.map(buildWithUploader),
   };
 }
 

@@ -18,7 +18,10 @@ const membershipView = {
 };
 
 /** The tenant boundary: a user's memberships in organizations that are not being deleted. */
-function liveMembershipCondition(userId: number | Placeholder, organizationId?: number | Placeholder) {
+function liveMembershipCondition(
+  userId: number | Placeholder | AnyPgColumn,
+  organizationId?: number | Placeholder,
+) {
   return and(
     eq(memberships.userId, userId),
     organizationId === undefined ? undefined : eq(memberships.organizationId, organizationId),
@@ -77,10 +80,13 @@ const carriedMemberships = 50;
 export function liveMembershipsOf(userId: AnyPgColumn): SQL {
   return sql`(select coalesce(json_agg(json_build_array(k.id, k.organization_id, k.user_id, k.role,
       k.catalog_version, k.directory_version) order by k.organization_id), '[]'::json)
-    from (select m.id, m.organization_id, m.user_id, m.role, o.catalog_version, o.directory_version
-      from ${memberships} m join ${organizations} o on o.id = m.organization_id
-      where m.user_id = ${userId} and o.deleting_at is null
-      order by m.organization_id limit ${sql.raw(String(carriedMemberships + 1))}) k)`;
+    from (select ${memberships.id} as id, ${memberships.organizationId} as organization_id,
+        ${memberships.userId} as user_id, ${memberships.role} as role,
+        ${organizations.catalogVersion} as catalog_version,
+        ${organizations.directoryVersion} as directory_version
+      from ${memberships} join ${organizations} on ${eq(organizations.id, memberships.organizationId)}
+      where ${liveMembershipCondition(userId)}
+      order by ${memberships.organizationId} limit ${sql.raw(String(carriedMemberships + 1))}) k)`;
 }
 
 /** liveMembershipsOf's answer as memberships; undefined when there are more than are carried. */

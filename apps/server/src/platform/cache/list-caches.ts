@@ -76,7 +76,6 @@ export async function pageRowsOfList<R>(
   rowsOf: (ids: number[]) => Promise<R[]>,
   readWithPage: () => Promise<{ ids?: Float64Array; rows: R[] }>,
 ): Promise<{ count: number; rows: R[] }> {
-  const sliceOf = (ids: Float64Array) => Array.from(ids.subarray(page.offset, page.offset + page.limit));
   const kept = caches.positions.get(list.key, list.generation);
   if (!kept) {
     const read = await readWithPage();
@@ -86,7 +85,7 @@ export async function pageRowsOfList<R>(
     }
   }
   const { ids } = kept ?? (await caches.positions.getOrBuild(list.key, list.generation, list.load));
-  const pageIds = sliceOf(ids);
+  const pageIds = Array.from(ids.subarray(page.offset, page.offset + page.limit));
   return { count: ids.length, rows: pageIds.length > 0 ? await rowsOf(pageIds) : [] };
 }
 
