@@ -4,7 +4,12 @@ import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory } from "../users/users.views.ts";
-import { type ProjectContext, projectContextJson, uploaderColumns } from "./application.repo.ts";
+import {
+  type ProjectContext,
+  projectContextJson,
+  shownVersionColumns,
+  uploaderColumns,
+} from "./application.repo.ts";
 import { applications, projectMembers, projects, versions } from "./application.tables.ts";
 import { grantedByGroup } from "./permission-group.repo.ts";
 
@@ -57,11 +62,24 @@ export function listApplications(db: Database, filter: ApplicationListFilter): P
   );
 }
 
+/** The columns presenting an app reads (ShownApplication). */
+const shownApplicationColumns = {
+  id: applications.id,
+  organizationId: applications.organizationId,
+  projectId: applications.projectId,
+  title: applications.title,
+  appType: applications.appType,
+  environment: applications.environment,
+  currentVersionId: applications.currentVersionId,
+  slackWebhookSealed: applications.slackWebhookSealed,
+  recordJson: applications.recordJson,
+};
+
 const listedApplicationsQuery = preparedPerDatabase((db) =>
   db
     .select({
-      app: applications,
-      version: versions,
+      app: shownApplicationColumns,
+      version: shownVersionColumns,
       uploader: uploaderColumns,
       project: sql<ProjectContext | null>`${projectContextJson(applications.projectId)}`,
     })

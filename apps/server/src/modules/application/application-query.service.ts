@@ -84,7 +84,8 @@ export class ApplicationQueryService {
     appId: number,
     params: PageParams,
     pageKey: string,
-    render: (page: { count: number; results: Version[] }) => string,
+    /** `results` holds each build's record already serialized. */
+    render: (page: { count: number; results: string[] }) => string,
   ): Promise<string> {
     const { app, member } = await this.deps.core.getAccessibleApp(caller, appId, "app:read");
     const generation = member.catalogVersion;
@@ -159,14 +160,14 @@ export class ApplicationQueryService {
         const listed = await findListedApplications(this.deps.db, organizationId, missing);
         const currentBuilds = listed.flatMap((row) => (row.current ? [row.current] : []));
         const projects = listed.flatMap((row) => (row.project ? [row.project] : []));
-        const presented = await this.deps.presenter.presentMany(
+        const records = await this.deps.presenter.serializeMany(
           organizationId,
           listed.map((row) => row.app),
           role,
           undefined,
           { ...options, currentBuilds, projects },
         );
-        return presented.map((record) => ({ id: record.id, record: JSON.stringify(record) }));
+        return listed.map((row, index) => ({ id: row.id, record: records[index] as string }));
       },
       readAhead,
     );
@@ -216,14 +217,15 @@ export class ApplicationQueryService {
     params: PageParams,
   ): Promise<{ count: number; results: Version[] }> {
     const { app, member } = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
-    return this.buildsOf(app, member, params);
+    const { count, results } = await this.buildsOf(app, member, params);
+    return { count, results: results.map((json) => JSON.parse(json) as Version) };
   }
 
   private async buildsOf(
     app: Parameters<ApplicationService["presentVersions"]>[1],
     member: { role: number; catalogVersion: number },
     params: PageParams,
-  ): Promise<{ count: number; results: Version[] }> {
+  ): Promise<{ count: number; results: string[] }> {
     const onlyReleased = seesOnlyReleasedBuilds(member.role);
     const { organizationId } = app;
     const page = { offset: params.offset, limit: params.pageSize };
@@ -238,7 +240,7 @@ export class ApplicationQueryService {
       async (ids) => arrangeByIds(ids, await findVersionsWithUploaders(this.deps.db, organizationId, ids)),
       () => readBuildsPage(this.deps.db, organizationId, app.id, onlyReleased, page),
     );
-    return { count, results: await this.deps.core.presentBuilds(rows, app) };
+    return { count, results: await this.deps.core.serializeBuilds(rows, app) };
   }
 
   async getBuild(userId: number, appId: number, buildId: number): Promise<Version> {

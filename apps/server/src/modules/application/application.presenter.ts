@@ -2,6 +2,7 @@ import type { AppLink, ApplicationRecord, AppType, Version } from "@tarmac/contr
 import { tagName } from "@tarmac/inspector/rules";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { extendJsonObject } from "../../platform/db/rendered-json.ts";
 import { isAdminRole } from "../organization/roles.ts";
 import type { UserSummary as Person, UserService } from "../users/user.service.ts";
 import {
@@ -10,11 +11,37 @@ import {
   findVersionsWithUploaders,
   listPreviousVersions,
   type ProjectContext,
-  type VersionRow,
 } from "./application.repo.ts";
-import { uploaderOf, type VersionPresenter } from "./version.presenter.ts";
+import { type ShownVersion, uploaderOf, type VersionPresenter } from "./version.presenter.ts";
 
 const previousVersionsShown = 5;
+
+/** What an app's record takes from elsewhere than its own row (see serializeMany). */
+type AddedField =
+  | "project_title"
+  | "new_version"
+  | "base_app"
+  | "slack_webhook"
+  | "users"
+  | "current_version"
+  | "previous_versions"
+  | "other_platform"
+  | "tag_name"
+  | "icon";
+
+/** What presenting an app reads of its row: lists select these columns only. */
+export type ShownApplication = Pick<
+  ApplicationRow,
+  | "id"
+  | "organizationId"
+  | "projectId"
+  | "title"
+  | "appType"
+  | "environment"
+  | "currentVersionId"
+  | "slackWebhookSealed"
+  | "recordJson"
+>;
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();
@@ -50,18 +77,28 @@ export class ApplicationPresenter {
   }
 
   async presentMany(
+    ...args: Parameters<ApplicationPresenter["serializeMany"]>
+  ): Promise<ApplicationRecord[]> {
+    return (await this.serializeMany(...args)).map((json) => JSON.parse(json) as ApplicationRecord);
+  }
+
+  /**
+   * The apps' records as JSON text, in order: each app's own fields as the database rendered
+   * them (applications.record_json) with what comes from its builds, project and the viewer.
+   */
+  async serializeMany(
     organizationId: number,
-    apps: ApplicationRow[],
+    apps: ShownApplication[],
     viewerRole: number,
     db = this.db,
     options: {
       previousVersions: boolean;
       /** The apps' current builds with their uploaders, when the caller read them already. */
-      currentBuilds?: Array<{ version: VersionRow; uploader: Person | null }>;
+      currentBuilds?: Array<{ version: ShownVersion; uploader: Person | null }>;
       /** The apps' projects, when the caller read them already. */
       projects?: ProjectContext[];
     } = { previousVersions: true },
-  ): Promise<ApplicationRecord[]> {
+  ): Promise<string[]> {
     if (apps.length === 0) return [];
     const projectIds = unique(apps.map((app) => app.projectId));
     const [projectRows, current, previousRows] = await Promise.all([
@@ -80,8 +117,8 @@ export class ApplicationPresenter {
     const projectById = new Map(projectRows.map((row) => [row.id, row]));
     const currentById = new Map(currentRows.map((row) => [row.id, row]));
     const previousByApp = groupBy(previousRows, (row) => row.applicationId);
-    const showVersion = (row: VersionRow, app: ApplicationRow): Promise<Version> =>
-      this.deps.versions.present(row, app, uploaderOf(row, uploaders));
+    const renderVersion = (row: ShownVersion, app: ShownApplication) =>
+      this.deps.versions.render(row, app, uploaderOf(row, uploaders));
 
     return Promise.all(
       apps.map(async (app) => {
@@ -89,49 +126,32 @@ export class ApplicationPresenter {
         const projectTitle = project?.title ?? "";
         const projectApps = project?.apps ?? [];
         const currentRow = app.currentVersionId ? currentById.get(app.currentVersionId) : undefined;
-        const current = currentRow ? await showVersion(currentRow, app) : null;
+        const current = currentRow ? await renderVersion(currentRow, app) : null;
         const previous = await Promise.all(
-          (previousByApp.get(app.id) ?? []).map((row) => showVersion(row, app)),
+          (previousByApp.get(app.id) ?? []).map(async (row) => (await renderVersion(row, app)).json),
         );
-        return {
-          id: app.id,
+        const added: Omit<Pick<ApplicationRecord, AddedField>, "current_version" | "previous_versions"> = {
           project_title: projectTitle,
-          title: app.title,
           new_version: currentRow?.version ?? "",
-          app_type: app.appType as AppType,
           base_app: projectApps[0]?.id ?? app.id,
-          project_app: app.projectId,
-          environment: app.environment,
           slack_webhook: this.slackWebhookFor(app, viewerRole),
-          slack_channel: app.slackChannel,
-          description: app.description,
-          organization: app.organizationId,
-          distribution: [],
           users: project?.memberIds ?? [],
-          team_detail: [],
-          count_versions: app.versionsCount,
-          current_version: current,
-          previous_versions: previous,
-          upload_path: `/api/app_upload/${app.appKey}/`,
-          ready_to_sale: app.readyToSale,
-          feedback_enabled: app.feedbackEnabled,
-          autoupdate_enabled: app.autoUpdateEnabled,
           other_platform: projectApps
             .filter((row) => row.environment === app.environment && row.appType !== app.appType)
             .map(toAppLink),
-          app_key: app.appKey,
-          unique_app_id: app.bundleId,
           tag_name: tagName(projectTitle, app.appType as AppType),
           icon: current?.icon ?? null,
-          created_at: app.createdAt.toISOString(),
-          updated_at: app.updatedAt.toISOString(),
         };
+        return extendJsonObject(app.recordJson, added, {
+          current_version: current?.json ?? "null",
+          previous_versions: `[${previous.join(",")}]`,
+        });
       }),
     );
   }
 
   /** The webhook URL is a credential: only admins see it. */
-  private slackWebhookFor(app: ApplicationRow, viewerRole: number): string {
+  private slackWebhookFor(app: Pick<ApplicationRow, "slackWebhookSealed">, viewerRole: number): string {
     if (!app.slackWebhookSealed || !isAdminRole(viewerRole)) return "";
     try {
       return this.deps.secrets.open(app.slackWebhookSealed);

@@ -148,9 +148,18 @@ export const uploaderColumns = {
   isActive: userDirectory.isActive,
 };
 
+/** The columns presenting a build reads (ShownVersion): list reads select these only. */
+export const shownVersionColumns = {
+  id: versions.id,
+  version: versions.version,
+  iconKey: versions.iconKey,
+  uploadedBy: versions.uploadedBy,
+  recordJson: versions.recordJson,
+};
+
 const versionsWithUploadersQuery = preparedPerDatabase((db) =>
   db
-    .select({ version: versions, uploader: uploaderColumns })
+    .select({ version: shownVersionColumns, uploader: uploaderColumns })
     .from(versions)
     .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
     .where(
@@ -169,7 +178,7 @@ export async function findVersionsWithUploaders(db: Database, organizationId: nu
 }
 
 /** A version read with its uploader, keyed by the version's id (to arrange a page by ids). */
-export const buildWithUploader = <U>(row: { version: VersionRow; uploader: U }) => ({
+export const buildWithUploader = <V extends { id: number }, U>(row: { version: V; uploader: U }) => ({
   id: row.version.id,
   ...row,
 });

@@ -228,7 +228,7 @@ export function registerApplicationRoutes(
         request.params.id,
         params,
         request.url,
-        (page) => JSON.stringify(toPage(request, deps.publicUrl, params, page.count, page.results)),
+        (page) => pageJson(toPage(request, deps.publicUrl, params, page.count, page.results), page.results),
       );
       return sendJson(reply, json);
     },

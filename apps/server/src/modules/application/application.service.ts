@@ -27,7 +27,12 @@ import {
   type ProjectAccessRow,
   type VersionRow,
 } from "./application.repo.ts";
-import { uploaderOf, type VersionPresenter } from "./version.presenter.ts";
+import {
+  type ShownVersion,
+  uploaderOf,
+  type VersionAppFacts,
+  type VersionPresenter,
+} from "./version.presenter.ts";
 import { findVersion } from "./version.repo.ts";
 
 export type { ApplicationRow, VersionRow } from "./application.repo.ts";
@@ -166,24 +171,25 @@ export class ApplicationService {
     const uploaderIds = [
       ...new Set(rows.map((row) => row.uploadedBy).filter((id): id is number => id !== null)),
     ];
-    return this.presentWithPeople(rows, app, await this.deps.users.summaries(uploaderIds, db));
-  }
-
-  /** Versions read with their uploaders (a builds page): presented without another statement. */
-  presentBuilds(
-    builds: Array<{ version: VersionRow; uploader: UserSummary | null }>,
-    app: ApplicationRow,
-  ): Promise<Version[]> {
-    const people = new Map(builds.flatMap(({ uploader }) => (uploader ? [[uploader.id, uploader]] : [])));
-    return this.presentWithPeople(
-      builds.map(({ version }) => version),
-      app,
-      people,
-    );
-  }
-
-  private presentWithPeople(rows: VersionRow[], app: ApplicationRow, people: Map<number, UserSummary>) {
+    const people = await this.deps.users.summaries(uploaderIds, db);
     return Promise.all(rows.map((row) => this.deps.versions.present(row, app, uploaderOf(row, people))));
+  }
+
+  /**
+   * Versions read with their uploaders (a builds page) as JSON records, presented without
+   * another statement.
+   */
+  serializeBuilds(
+    builds: Array<{ version: ShownVersion; uploader: UserSummary | null }>,
+    app: VersionAppFacts,
+  ): Promise<string[]> {
+    const people = new Map(builds.flatMap(({ uploader }) => (uploader ? [[uploader.id, uploader]] : [])));
+    return Promise.all(
+      builds.map(
+        async ({ version }) =>
+          (await this.deps.versions.render(version, app, uploaderOf(version, people))).json,
+      ),
+    );
   }
 
   async getProjectTitle(organizationId: number, projectId: number, db: Database = this.deps.db) {

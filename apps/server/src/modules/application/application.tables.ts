@@ -15,6 +15,15 @@ import { foldedColumn, searchText } from "../../platform/db/text-search.ts";
 import { organizations } from "../organization/organization.tables.ts";
 import { users } from "../users/users.tables.ts";
 
+/**
+ * A row's own fields as JSON text, exactly as the API record shows them, rendered by a BEFORE
+ * trigger on every insert and update (migration 0024, render_*_record). Reading a record's worth
+ * of a row is then one text value instead of some thirty typed ones, which is most of what a
+ * list page not yet kept costs; what a record takes from elsewhere (the app, the uploader, the
+ * project, signed links) is added when it is presented.
+ */
+const recordJson = () => text("record_json").notNull().default("{}");
+
 /** A project groups one app per platform under one title (spec: project_title). */
 export const projects = pgTable(
   "projects",
@@ -88,6 +97,8 @@ export const applications = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     /** Title and bundle id, folded: what the apps list's search matches (in memory, see listApplications). */
     searchText: searchText(sql`public.search_fold(coalesce(title, '') || ' ' || coalesce(bundle_id, ''))`),
+    /** The app's own fields as its API record shows them, JSON the database renders on every write (see recordJson). */
+    recordJson: recordJson(),
   },
   (table) => [
     uniqueIndex("applications_app_key_key").on(table.appKey),
@@ -152,6 +163,8 @@ export const versions = pgTable(
     installCount: integer("install_count").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The build's own fields as the API shows them, JSON the database renders on every write (see recordJson). */
+    recordJson: recordJson(),
   },
   (table) => [
     // The same version and build twice is error 2; the index settles races the lock misses.

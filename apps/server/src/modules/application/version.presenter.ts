@@ -1,4 +1,5 @@
 import type { AppType, UserSummary, Version } from "@tarmac/contracts";
+import { extendJsonObject } from "../../platform/db/rendered-json.ts";
 import type { UrlSigner } from "../../platform/storage/signed-url.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { UserSummary as Person } from "../users/user.service.ts";
@@ -19,7 +20,11 @@ export interface VersionAppFacts {
   appType: number;
 }
 
-const states = new Set(["processing", "ready", "failed"]);
+/** What a build's record takes from elsewhere than its own row (see render). */
+type AddedField = "title" | "app_type" | "icon" | "uploaded_by" | "download_url";
+
+/** What presenting a build reads of its row: lists select these columns only. */
+export type ShownVersion = Pick<VersionRow, "id" | "version" | "iconKey" | "uploadedBy" | "recordJson">;
 
 /** Who uploaded the version, as the API shows people, from the uploaders of a page. */
 export function uploaderOf(
@@ -47,38 +52,27 @@ export class VersionPresenter {
     return downloadLink(this.deps.signer, this.deps.publicUrl, versionId, kind, this.deps.downloadTtlSeconds);
   }
 
-  async present(row: VersionRow, app: VersionAppFacts, uploader: UserSummary | null): Promise<Version> {
-    return {
-      id: row.id,
+  /**
+   * The build's record as JSON text: its own fields as the database rendered them
+   * (versions.record_json), with what comes from its app, its uploader and the moment (signed
+   * links), appended without parsing the rendered part. `icon` is the signed icon link in it.
+   */
+  async render(
+    row: ShownVersion,
+    app: VersionAppFacts,
+    uploader: UserSummary | null,
+  ): Promise<{ json: string; icon: string | null }> {
+    const added: Pick<Version, AddedField> = {
       title: app.title,
-      app: row.applicationId,
       app_type: app.appType as AppType,
-      version: row.version,
-      build_version_number: row.buildNumber,
       icon: await this.iconUrl(row.iconKey),
-      date: row.createdAt.toISOString(),
-      state: (states.has(row.state) ? row.state : "failed") as Version["state"],
-      file_name: row.fileName,
-      file_size: row.fileSize,
-      sha256: row.sha256,
-      content_type: row.contentType,
-      bundle_id: row.bundleId,
-      min_os_version: row.minOsVersion,
-      whats_new: row.whatsNew,
-      comment: row.comment,
-      ready_to_sale: row.readyToSale,
-      git_branch: row.gitBranch,
-      git_tag: row.gitTag,
-      git_commit: row.gitCommit,
-      git_url: row.gitUrl,
-      build_type: row.buildType,
-      custom_bundle_version: row.customBundleVersion,
       uploaded_by: uploader,
-      download_count: row.downloadCount,
-      install_count: row.installCount,
       download_url: this.downloadUrl(row.id),
-      has_universal_apk: Boolean(row.universalApkKey),
-      metadata: (row.buildInfo ?? {}) as Record<string, unknown>,
     };
+    return { json: extendJsonObject(row.recordJson, added), icon: added.icon };
+  }
+
+  async present(row: ShownVersion, app: VersionAppFacts, uploader: UserSummary | null): Promise<Version> {
+    return JSON.parse((await this.render(row, app, uploader)).json) as Version;
   }
 }

@@ -3,7 +3,12 @@ import type { Database } from "../../platform/db/client.ts";
 import { parseIdList, selectIdList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory } from "../users/users.views.ts";
-import { buildWithUploader, uploaderColumns, type VersionRow } from "./application.repo.ts";
+import {
+  buildWithUploader,
+  shownVersionColumns,
+  uploaderColumns,
+  type VersionRow,
+} from "./application.repo.ts";
 import { applications, versions } from "./application.tables.ts";
 
 export async function findVersion(db: Database, versionId: number): Promise<VersionRow | null> {
@@ -46,7 +51,7 @@ const listedBuildsOfPage = listedBuilds(
 const buildsPageQuery = preparedPerDatabase((db) =>
   db
     .select({
-      version: versions,
+      version: shownVersionColumns,
       uploader: uploaderColumns,
       // The whole list's ids ride on the page's first row only (the subquery runs once).
       listed: sql<string | null>`case when row_number() over (order by ${versions.id} desc) = 1

@@ -1,0 +1,74 @@
+-- Each app and build keeps its own fields as JSON text, exactly as its API record shows them,
+-- rendered by a BEFORE trigger on every insert and update: a list page reads one text value per
+-- row instead of some thirty typed ones. What a record takes from other rows (the app's title on
+-- a build, the uploader, the project) or from the moment (signed links) is added by the server.
+ALTER TABLE "applications" ADD COLUMN "record_json" text DEFAULT '{}' NOT NULL;--> statement-breakpoint
+ALTER TABLE "versions" ADD COLUMN "record_json" text DEFAULT '{}' NOT NULL;--> statement-breakpoint
+-- A timestamp as JavaScript's toISOString writes it (UTC, milliseconds, both truncate).
+CREATE FUNCTION api_timestamp(moment timestamptz) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT to_char(moment AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$$;--> statement-breakpoint
+CREATE FUNCTION render_application_record() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.record_json := json_build_object(
+    'id', NEW.id,
+    'title', NEW.title,
+    'app_type', NEW.app_type,
+    'project_app', NEW.project_id,
+    'environment', NEW.environment,
+    'slack_channel', NEW.slack_channel,
+    'description', NEW.description,
+    'organization', NEW.organization_id,
+    'distribution', '[]'::json,
+    'team_detail', '[]'::json,
+    'count_versions', NEW.versions_count,
+    'upload_path', '/api/app_upload/' || NEW.app_key || '/',
+    'ready_to_sale', NEW.ready_to_sale,
+    'feedback_enabled', NEW.feedback_enabled,
+    'autoupdate_enabled', NEW.autoupdate_enabled,
+    'app_key', NEW.app_key,
+    'unique_app_id', NEW.bundle_id,
+    'created_at', api_timestamp(NEW.created_at),
+    'updated_at', api_timestamp(NEW.updated_at))::text;
+  RETURN NEW;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION render_version_record() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.record_json := json_build_object(
+    'id', NEW.id,
+    'app', NEW.application_id,
+    'version', NEW.version,
+    'build_version_number', NEW.build_number,
+    'date', api_timestamp(NEW.created_at),
+    'state', CASE WHEN NEW.state IN ('processing', 'ready', 'failed') THEN NEW.state ELSE 'failed' END,
+    'file_name', NEW.file_name,
+    'file_size', NEW.file_size,
+    'sha256', NEW.sha256,
+    'content_type', NEW.content_type,
+    'bundle_id', NEW.bundle_id,
+    'min_os_version', NEW.min_os_version,
+    'whats_new', NEW.whats_new,
+    'comment', NEW.comment,
+    'ready_to_sale', NEW.ready_to_sale,
+    'git_branch', NEW.git_branch,
+    'git_tag', NEW.git_tag,
+    'git_commit', NEW.git_commit,
+    'git_url', NEW.git_url,
+    'build_type', NEW.build_type,
+    'custom_bundle_version', NEW.custom_bundle_version,
+    'download_count', NEW.download_count,
+    'install_count', NEW.install_count,
+    'has_universal_apk', coalesce(NEW.universal_apk_key, '') <> '',
+    'metadata', coalesce(NEW.build_info, '{}'::jsonb))::text;
+  RETURN NEW;
+END $$;
+--> statement-breakpoint
+-- Named to fire after any other BEFORE trigger (they fire in name order), on the final row.
+CREATE TRIGGER zz_applications_record BEFORE INSERT OR UPDATE ON applications
+  FOR EACH ROW EXECUTE FUNCTION render_application_record();--> statement-breakpoint
+CREATE TRIGGER zz_versions_record BEFORE INSERT OR UPDATE ON versions
+  FOR EACH ROW EXECUTE FUNCTION render_version_record();--> statement-breakpoint
+-- Render the rows already there (the catalog versions move once, as for any update).
+UPDATE applications SET record_json = '';--> statement-breakpoint
+UPDATE versions SET record_json = '';
