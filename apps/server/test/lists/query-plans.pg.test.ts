@@ -134,13 +134,24 @@ describe("query plans of the lists at scale", () => {
     ).rows.map((row) => Number(row.id));
     for (const onlyReleased of [false, true]) {
       const plans = await plansOf(async () => {
-        // A list no one has read: the first page and the whole list in one statement.
+        // A list no one has read: the first page and the whole list's ids in one statement.
         const first = await readBuildsPage(handle.db, org.organizationId, appId as number, onlyReleased, {
           offset: 0,
           limit: 20,
         });
         expect(first.rows.length).toBeGreaterThan(0);
         expect(first.ids?.length).toBe(8);
+        // An app with few builds: its whole list with uploaders.
+        const whole = await readBuildsPage(
+          handle.db,
+          org.organizationId,
+          appId as number,
+          onlyReleased,
+          { offset: 0, limit: 20 },
+          8,
+        );
+        expect(Array.from(whole.ids ?? [])).toEqual(Array.from(first.ids ?? []));
+        expect(whole.rows.map((row) => row.id)).toEqual(first.rows.map((row) => row.id));
         // A kept list: a page by id, and the list alone (past the end).
         await findVersionsWithUploaders(handle.db, org.organizationId, Array.from(first.ids ?? []));
         await listVersionIds(handle.db, org.organizationId, appId as number, onlyReleased);

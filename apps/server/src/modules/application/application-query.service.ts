@@ -238,7 +238,7 @@ export class ApplicationQueryService {
       },
       page,
       async (ids) => arrangeByIds(ids, await findVersionsWithUploaders(this.deps.db, organizationId, ids)),
-      () => readBuildsPage(this.deps.db, organizationId, app.id, onlyReleased, page),
+      () => readBuildsPage(this.deps.db, organizationId, app.id, onlyReleased, page, app.versionsCount),
     );
     return { count, results: await this.deps.core.serializeBuilds(rows, app) };
   }
