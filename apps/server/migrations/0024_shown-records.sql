@@ -5,62 +5,66 @@
 ALTER TABLE "applications" ADD COLUMN "record_json" text DEFAULT '{}' NOT NULL;--> statement-breakpoint
 ALTER TABLE "versions" ADD COLUMN "record_json" text DEFAULT '{}' NOT NULL;--> statement-breakpoint
 -- A timestamp as JavaScript's toISOString writes it (UTC, milliseconds, both truncate).
-CREATE FUNCTION api_timestamp(moment timestamptz) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+CREATE FUNCTION api_timestamp(moment timestamptz) RETURNS text LANGUAGE sql STABLE PARALLEL SAFE AS $$
   SELECT to_char(moment AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$$;--> statement-breakpoint
+-- A value as JSON text: strings quoted and escaped, SQL NULL as null. The records below are
+-- written as compact JSON (no spaces between fields), as JSON.stringify writes it.
+CREATE FUNCTION json_text(item anyelement) RETURNS text LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT coalesce(to_json(item)::text, 'null')
 $$;--> statement-breakpoint
 CREATE FUNCTION render_application_record() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  NEW.record_json := json_build_object(
-    'id', NEW.id,
-    'title', NEW.title,
-    'app_type', NEW.app_type,
-    'project_app', NEW.project_id,
-    'environment', NEW.environment,
-    'slack_channel', NEW.slack_channel,
-    'description', NEW.description,
-    'organization', NEW.organization_id,
-    'distribution', '[]'::json,
-    'team_detail', '[]'::json,
-    'count_versions', NEW.versions_count,
-    'upload_path', '/api/app_upload/' || NEW.app_key || '/',
-    'ready_to_sale', NEW.ready_to_sale,
-    'feedback_enabled', NEW.feedback_enabled,
-    'autoupdate_enabled', NEW.autoupdate_enabled,
-    'app_key', NEW.app_key,
-    'unique_app_id', NEW.bundle_id,
-    'created_at', api_timestamp(NEW.created_at),
-    'updated_at', api_timestamp(NEW.updated_at))::text;
+  NEW.record_json := '{"id":' || NEW.id
+    || ',"title":' || json_text(NEW.title)
+    || ',"app_type":' || NEW.app_type
+    || ',"project_app":' || NEW.project_id
+    || ',"environment":' || json_text(NEW.environment)
+    || ',"slack_channel":' || json_text(NEW.slack_channel)
+    || ',"description":' || json_text(NEW.description)
+    || ',"organization":' || NEW.organization_id
+    || ',"distribution":[],"team_detail":[]'
+    || ',"count_versions":' || NEW.versions_count
+    || ',"upload_path":' || json_text('/api/app_upload/' || NEW.app_key || '/')
+    || ',"ready_to_sale":' || NEW.ready_to_sale
+    || ',"feedback_enabled":' || NEW.feedback_enabled
+    || ',"autoupdate_enabled":' || NEW.autoupdate_enabled
+    || ',"app_key":' || json_text(NEW.app_key)
+    || ',"unique_app_id":' || json_text(NEW.bundle_id)
+    || ',"created_at":' || json_text(api_timestamp(NEW.created_at))
+    || ',"updated_at":' || json_text(api_timestamp(NEW.updated_at))
+    || '}';
   RETURN NEW;
 END $$;
 --> statement-breakpoint
 CREATE FUNCTION render_version_record() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  NEW.record_json := json_build_object(
-    'id', NEW.id,
-    'app', NEW.application_id,
-    'version', NEW.version,
-    'build_version_number', NEW.build_number,
-    'date', api_timestamp(NEW.created_at),
-    'state', CASE WHEN NEW.state IN ('processing', 'ready', 'failed') THEN NEW.state ELSE 'failed' END,
-    'file_name', NEW.file_name,
-    'file_size', NEW.file_size,
-    'sha256', NEW.sha256,
-    'content_type', NEW.content_type,
-    'bundle_id', NEW.bundle_id,
-    'min_os_version', NEW.min_os_version,
-    'whats_new', NEW.whats_new,
-    'comment', NEW.comment,
-    'ready_to_sale', NEW.ready_to_sale,
-    'git_branch', NEW.git_branch,
-    'git_tag', NEW.git_tag,
-    'git_commit', NEW.git_commit,
-    'git_url', NEW.git_url,
-    'build_type', NEW.build_type,
-    'custom_bundle_version', NEW.custom_bundle_version,
-    'download_count', NEW.download_count,
-    'install_count', NEW.install_count,
-    'has_universal_apk', coalesce(NEW.universal_apk_key, '') <> '',
-    'metadata', coalesce(NEW.build_info, '{}'::jsonb))::text;
+  NEW.record_json := '{"id":' || NEW.id
+    || ',"app":' || NEW.application_id
+    || ',"version":' || json_text(NEW.version)
+    || ',"build_version_number":' || json_text(NEW.build_number)
+    || ',"date":' || json_text(api_timestamp(NEW.created_at))
+    || ',"state":' || json_text(CASE WHEN NEW.state IN ('processing', 'ready', 'failed') THEN NEW.state ELSE 'failed' END)
+    || ',"file_name":' || json_text(NEW.file_name)
+    || ',"file_size":' || NEW.file_size
+    || ',"sha256":' || json_text(NEW.sha256)
+    || ',"content_type":' || json_text(NEW.content_type)
+    || ',"bundle_id":' || json_text(NEW.bundle_id)
+    || ',"min_os_version":' || json_text(NEW.min_os_version)
+    || ',"whats_new":' || json_text(NEW.whats_new)
+    || ',"comment":' || json_text(NEW.comment)
+    || ',"ready_to_sale":' || NEW.ready_to_sale
+    || ',"git_branch":' || json_text(NEW.git_branch)
+    || ',"git_tag":' || json_text(NEW.git_tag)
+    || ',"git_commit":' || json_text(NEW.git_commit)
+    || ',"git_url":' || json_text(NEW.git_url)
+    || ',"build_type":' || json_text(NEW.build_type)
+    || ',"custom_bundle_version":' || json_text(NEW.custom_bundle_version)
+    || ',"download_count":' || NEW.download_count
+    || ',"install_count":' || NEW.install_count
+    || ',"has_universal_apk":' || (coalesce(NEW.universal_apk_key, '') <> '')
+    || ',"metadata":' || coalesce(NEW.build_info, '{}'::jsonb)::text
+    || '}';
   RETURN NEW;
 END $$;
 --> statement-breakpoint

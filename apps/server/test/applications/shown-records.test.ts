@@ -94,6 +94,8 @@ describe("records rendered by the database", () => {
     );
     const versionRow = await read<VersionRow>(versions, version.id);
     expect(JSON.parse(versionRow.recordJson)).toStrictEqual(expectedVersionFields(versionRow));
+    // Compact, as JSON.stringify writes it: no spaces between keys, values and fields.
+    expect(versionRow.recordJson).toMatch(/^\{"id":\d+,"app":\d+,"version":/);
     expect(JSON.parse(versionRow.recordJson)).toMatchObject({
       state: "failed",
       has_universal_apk: false,
