@@ -84,7 +84,9 @@ export async function createTestApp(
     database,
     async close() {
       await app.close();
-      await closePlatform(platform, 1000);
+      // Jobs still running get time to end before the database closes: a job that ended after
+      // it (on a slow machine) would record its outcome on a closed pool. No job running, no wait.
+      await closePlatform(platform, 10_000);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
