@@ -157,11 +157,16 @@ export const shownVersionColumns = {
   recordJson: versions.recordJson,
 };
 
-const versionsWithUploadersQuery = preparedPerDatabase((db) =>
-  db
+/** Builds as presenting reads them (shownVersionColumns), each with its uploader, to filter on. */
+export function selectBuildsWithUploaders(db: Database) {
+  return db
     .select({ version: shownVersionColumns, uploader: uploaderColumns })
     .from(versions)
-    .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
+    .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy));
+}
+
+const versionsWithUploadersQuery = preparedPerDatabase((db) =>
+  selectBuildsWithUploaders(db)
     .where(
       and(
         eq(versions.organizationId, sql.placeholder("organizationId")),

@@ -5,6 +5,7 @@ import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory } from "../users/users.views.ts";
 import {
   buildWithUploader,
+  selectBuildsWithUploaders,
   shownVersionColumns,
   uploaderColumns,
   type VersionRow,
@@ -78,10 +79,7 @@ const buildsPageQuery = preparedPerDatabase((db) =>
 
 /** An app's whole builds list with uploaders, in list order (listedBuilds), for short lists. */
 const wholeBuildsListQuery = preparedPerDatabase((db) =>
-  db
-    .select({ version: shownVersionColumns, uploader: uploaderColumns })
-    .from(versions)
-    .leftJoin(userDirectory, eq(userDirectory.userId, versions.uploadedBy))
+  selectBuildsWithUploaders(db)
     .where(
       and(
         eq(versions.organizationId, sql.placeholder("organizationId")),
