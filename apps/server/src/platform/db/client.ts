@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { createStatementNames, nameStatementsOf } from "./named-statements.ts";
+import { withNamedStatements } from "./pglite-named-statements.ts";
 /** Typed by the tables each query names; each table is declared by the module that owns it. */
 export type Database = PgDatabase<PgQueryResultHKT>;
 
@@ -93,7 +94,7 @@ export async function openPostgres(url: string, poolSize: number, logger?: Logge
 /** Wraps an open PGlite instance; multi-statement SQL without parameters must go through exec. */
 export function wrapPglite(client: PGlite, logger?: Logger): DatabaseHandle {
   return {
-    db: drizzlePglite(client, { logger }) as unknown as Database,
+    db: drizzlePglite(withNamedStatements(client), { logger }) as unknown as Database,
     sql: {
       async executeSql(text, values) {
         if (!values || values.length === 0) {
