@@ -49,15 +49,22 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
-  registerJobs(platform, modules);
-  // Several processes may start at once on a fresh database: the queue is set up by one at a time.
-  await platform.database.exclusively(() => platform.jobs.start());
+  try {
+    registerJobs(platform, modules);
+    // Several processes may start at once on a fresh database: the queue is set up by one at a time.
+    await platform.database.exclusively(() => platform.jobs.start());
 
-  // ROLES decides what this process runs: routes on web, jobs and schedules on worker.
-  app = config.ROLES.includes("web") ? await buildApp(platform, modules, logger) : null;
-  if (config.ROLES.includes("worker")) await startWorker(platform, modules);
-  if (stopping) return;
-  if (app) await app.listen({ port: config.PORT, host: config.HOST });
+    // ROLES decides what this process runs: routes on web, jobs and schedules on worker.
+    app = config.ROLES.includes("web") ? await buildApp(platform, modules, logger) : null;
+    if (config.ROLES.includes("worker")) await startWorker(platform, modules);
+    if (stopping) return;
+    if (app) await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    // A signal during start-up closes the database under the steps still running: their failure
+    // is the stop's own doing, and the stop ends the process (cleanly) once it has closed all.
+    if (stopping) return;
+    throw error;
+  }
   logger.info(
     { roles: config.ROLES, url: config.PUBLIC_URL, database: platform.database.kind },
     "tarmac started",

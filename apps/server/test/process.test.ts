@@ -113,8 +113,8 @@ describe("the server process", () => {
       expect(await waitForOutbox(web.url, token, "split@example.test")).toBe(1);
       web.child.kill("SIGTERM");
       worker.child.kill("SIGTERM");
-      expect((await web.exited).code).toBe(0);
-      expect((await worker.exited).code).toBe(0);
+      expect((await web.exited).code, web.output()).toBe(0);
+      expect((await worker.exited).code, worker.output()).toBe(0);
     } finally {
       await admin.sql.executeSql(`drop database if exists ${name} with (force)`);
       await admin.close();
