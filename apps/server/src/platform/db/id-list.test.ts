@@ -72,11 +72,31 @@ describe("filterList through a trigram index", () => {
       "abcabcabcabc",
       "zzz",
     ];
+    // Each row's own text, searched one by one: the answer both paths must give.
+    const expected = (term: string) => rows.filter(([, text]) => text.includes(term)).map(([id]) => id);
     for (const term of terms) {
-      expect(Array.from(filterList(indexed, term).ids), term).toEqual(
-        Array.from(filterList(plain, term).ids),
-      );
+      expect(Array.from(filterList(indexed, term).ids), term).toEqual(expected(term));
+      expect(Array.from(filterList(plain, term).ids), term).toEqual(expected(term));
     }
+  });
+
+  it("checks few candidates one by one and many by one pass over all texts, alike", () => {
+    // "com.x" is in every row (a pass over all texts); "app17" in a handful (each checked).
+    const apps: Array<[number, string]> = Array.from({ length: 500 }, (_, index) => [
+      index + 1,
+      `app${index} com.x.app${index}\u0002project ${index % 7}`,
+    ]);
+    const list = listOf(apps);
+    const withIndex = {
+      ...list,
+      index: buildTrigramIndex(list.texts as NonNullable<OrderedList["texts"]>, 500),
+    };
+    const expected = (term: string) => apps.filter(([, text]) => text.includes(term)).map(([id]) => id);
+    for (const term of ["com.x", ".app", "app17", "x.app49", "project 3", "ject 6", "com.y", "app499 c"]) {
+      expect(Array.from(filterList(withIndex, term).ids), term).toEqual(expected(term));
+    }
+    expect(expected("com.x")).toHaveLength(500);
+    expect(expected("app17").length).toBeLessThan(500 / 8);
   });
 
   it("never matches across the end of a row", () => {

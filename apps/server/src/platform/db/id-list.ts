@@ -1,6 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Database } from "./client.ts";
-import { rowsContaining, type TrigramIndex, trigramIndexWeight } from "./trigram-index.ts";
+import { rowsByScan, rowsContaining, type TrigramIndex, trigramIndexWeight } from "./trigram-index.ts";
 
 /**
  * A list's ids in its order and, for searchable lists, each row's folded search text (same
@@ -63,26 +63,19 @@ export async function selectSearchableList(db: Database, orderedRows: SQLWrapper
 
 /**
  * The rows of `list` whose text contains `folded` (a folded search term), in list order: through
- * the list's trigram index when it has one, else the engine's substring search runs over all
- * texts at once, and each hit skips to the next row.
+ * the list's trigram index when it has one, else by the engine's substring search over all texts.
  */
 export function filterList(list: OrderedList, folded: string): OrderedList {
-  const ids: number[] = [];
-  const { joined, starts } = list.texts ?? { joined: "", starts: new Uint32Array(1) };
   // A term holding the row separator would match across rows.
-  if (folded.length === 0 || folded.includes(rowSeparator)) return { ids: Float64Array.from(ids) };
-  if (list.index && list.texts && folded.length >= 3) {
-    const rows = rowsContaining(list.texts, list.index, folded);
-    return { ids: Float64Array.from(rows, (row) => list.ids[row] as number) };
-  }
-  let row = 0;
-  for (let at = joined.indexOf(folded); at >= 0; ) {
-    while ((starts[row + 1] as number) <= at) row += 1;
-    ids.push(list.ids[row] as number);
-    if (row + 1 >= list.ids.length) break;
-    at = joined.indexOf(folded, starts[row + 1]);
-  }
-  return { ids: Float64Array.from(ids) };
+  if (!list.texts || folded.length === 0 || folded.includes(rowSeparator))
+    return { ids: new Float64Array(0) };
+  const rows =
+    list.index && folded.length >= 3
+      ? rowsContaining(list.texts, list.index, folded)
+      : rowsByScan(list.texts, list.ids.length, folded);
+  const ids = new Float64Array(rows.length);
+  for (let at = 0; at < rows.length; at += 1) ids[at] = list.ids[rows[at] as number] as number;
+  return { ids };
 }
 
 /** About the bytes a list holds (its weight in a cache). */

@@ -98,9 +98,11 @@ function intersect(left: Uint32Array, right: Uint32Array): Uint32Array {
 
 /**
  * The rows (ascending) whose text contains `folded`, a folded term of three characters or more:
- * the rows holding its two rarest trigrams, each checked against its text.
+ * the rows holding its two rarest trigrams, each checked against its text. When those are many
+ * (a term as common as "com" in bundle ids), one pass of the engine's substring search over all
+ * texts costs less than checking each candidate's own text.
  */
-export function rowsContaining(texts: SearchTexts, index: TrigramIndex, folded: string): number[] {
+export function rowsContaining(texts: SearchTexts, index: TrigramIndex, folded: string): Uint32Array {
   const codes = new Set<number>();
   let code = 0;
   for (let at = 0; at < folded.length; at += 1) {
@@ -110,23 +112,48 @@ export function rowsContaining(texts: SearchTexts, index: TrigramIndex, folded: 
   const [rarest, next] = [...codes]
     .map((trigram) => postingsOf(index, trigram))
     .sort((left, right) => left.length - right.length);
-  if (!rarest) return [];
+  if (!rarest) return new Uint32Array(0);
   const candidates = next ? intersect(rarest, next) : rarest;
   // One trigram of characters with symbols of their own needs no second look.
   const certain = folded.length === 3 && [...folded].every((character) => isExact(character.charCodeAt(0)));
-  if (certain) return Array.from(candidates);
+  if (certain) return candidates;
+  const rowCount = texts.starts.length - 1;
+  if (candidates.length * scanShare > rowCount) return rowsByScan(texts, rowCount, folded);
   return checkedRows(texts, candidates, folded);
 }
 
+/** Past one candidate in this many rows, a scan of all texts is the quicker check. */
+const scanShare = 8;
+
 /** The candidate rows whose text contains `folded`. */
-function checkedRows(texts: SearchTexts, candidates: Uint32Array, folded: string): number[] {
+function checkedRows(texts: SearchTexts, candidates: Uint32Array, folded: string): Uint32Array {
   const { joined, starts } = texts;
-  const found: number[] = [];
+  const found = new Uint32Array(candidates.length);
+  let count = 0;
   for (const row of candidates) {
     // A row's own text is short: searching it is quicker than searching on from its start.
     if (joined.substring(starts[row] as number, (starts[row + 1] as number) - 1).includes(folded)) {
-      found.push(row);
+      found[count] = row;
+      count += 1;
     }
   }
-  return found;
+  return found.subarray(0, count);
+}
+
+/**
+ * The rows (ascending) of the first `rowCount` whose text contains `folded`: the engine's
+ * substring search runs over all texts at once, and each hit skips to the next row.
+ */
+export function rowsByScan(texts: SearchTexts, rowCount: number, folded: string): Uint32Array {
+  const { joined, starts } = texts;
+  const found: number[] = [];
+  let row = 0;
+  for (let at = joined.indexOf(folded); at >= 0 && row < rowCount; ) {
+    while ((starts[row + 1] as number) <= at) row += 1;
+    if (row >= rowCount) break;
+    found.push(row);
+    row += 1;
+    at = joined.indexOf(folded, starts[row]);
+  }
+  return Uint32Array.from(found);
 }
