@@ -150,8 +150,10 @@ describe("POST /api/versions/{id}/exchange/", () => {
       { organization: organization.id, app: app.id },
       fixture("android/adaptive.apk"),
     );
+    expect(loaded.statusCode, loaded.body).toBe(200);
     const body = { preload_path: loaded.json().preload_path, comment: "x" };
-    expect((await exchange(manager.token, version.id, body)).statusCode).toBe(403);
+    const refused = await exchange(manager.token, version.id, body);
+    expect(refused.statusCode, refused.body).toBe(403);
     const { owner: stranger } = await createOrganization(t);
     expect((await exchange(stranger.token, version.id, body)).statusCode).toBe(404);
     const anonymous = await t.app.inject({
