@@ -35,6 +35,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
+    // Work the stop cuts short (a job still running when the database closes) may fail where no
+    // one awaits it: the process is ending, and pg-boss retries a job whose end it never recorded.
+    process.on("unhandledRejection", (reason) => logger.warn({ err: reason }, "work cut short by the stop"));
     // Whatever hangs, the process is gone within the timeout.
     setTimeout(() => {
       logger.error("shutdown timed out; exiting");
@@ -42,7 +45,8 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
     const budget = Math.max(500, config.SHUTDOWN_TIMEOUT_MS - 1000);
     await app?.close(); // stops accepting, lets in-flight requests finish
-    await closePlatform(platform, Math.floor(budget / 2));
+    // Jobs get up to half the budget: pg-boss's wait, then as long for batches still running.
+    await closePlatform(platform, Math.floor(budget / 4));
     logger.info("stopped");
     process.exit(0);
   };

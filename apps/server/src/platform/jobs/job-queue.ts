@@ -52,6 +52,8 @@ export class JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, JobDefinition>();
   private started = false;
+  /** Batches of jobs this process is running, which stopping waits for. */
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(
     executor: SqlExecutor,
@@ -99,22 +101,33 @@ export class JobQueue {
           batchSize: definition.batchSize,
           includeMetadata: true,
         },
-        async (jobs) => {
-          // Each job of a batch succeeds or fails on its own: a failed one is failed here (and
-          // retried by pg-boss); the completion pg-boss then applies touches only active jobs.
-          await Promise.all(
-            jobs.map(async (job) => {
-              try {
-                const payload = definition.schema.parse(job.data);
-                await definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
-              } catch (error) {
-                this.logger.error({ err: error, job: definition.name }, "job failed");
-                await this.boss.fail(definition.name, job.id, { message: errorMessage(error) });
-              }
-            }),
-          );
-        },
+        (jobs) =>
+          this.tracked(
+            // Each job of a batch succeeds or fails on its own: a failed one is failed here (and
+            // retried by pg-boss); the completion pg-boss then applies touches only active jobs.
+            Promise.all(
+              jobs.map(async (job) => {
+                try {
+                  const payload = definition.schema.parse(job.data);
+                  await definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
+                } catch (error) {
+                  this.logger.error({ err: error, job: definition.name }, "job failed");
+                  await this.boss.fail(definition.name, job.id, { message: errorMessage(error) });
+                }
+              }),
+            ),
+          ),
       );
+    }
+  }
+
+  /** Keeps `batch` among the running ones until it settles (see stop). */
+  private async tracked<T>(batch: Promise<T>): Promise<T> {
+    this.running.add(batch);
+    try {
+      return await batch;
+    } finally {
+      this.running.delete(batch);
     }
   }
 
@@ -147,9 +160,24 @@ export class JobQueue {
     return this.boss.getJobById(name, id);
   }
 
+  /**
+   * Stops taking jobs and gives those running up to twice `timeoutMs` to end. pg-boss stops
+   * waiting at its timeout (at least a second) and fails what still runs, while a handler still
+   * running would then meet a closed database: so the batches still running get as long again,
+   * and a turn of the event loop for pg-boss to send their outcome.
+   */
   async stop(timeoutMs: number): Promise<void> {
     if (!this.started) return;
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: timeoutMs });
     this.started = false;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
