@@ -72,7 +72,7 @@ export function filterList(list: OrderedList, folded: string): OrderedList {
   const rows =
     list.index && folded.length >= 3
       ? rowsContaining(list.texts, list.index, folded)
-      : rowsByScan(list.texts, list.ids.length, folded);
+      : rowsByScan(list.texts, folded);
   const ids = new Float64Array(rows.length);
   for (let at = 0; at < rows.length; at += 1) ids[at] = list.ids[rows[at] as number] as number;
   return { ids };

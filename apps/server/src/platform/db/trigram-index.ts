@@ -117,8 +117,7 @@ export function rowsContaining(texts: SearchTexts, index: TrigramIndex, folded: 
   // One trigram of characters with symbols of their own needs no second look.
   const certain = folded.length === 3 && [...folded].every((character) => isExact(character.charCodeAt(0)));
   if (certain) return candidates;
-  const rowCount = texts.starts.length - 1;
-  if (candidates.length * scanShare > rowCount) return rowsByScan(texts, rowCount, folded);
+  if (candidates.length * scanShare > texts.starts.length - 1) return rowsByScan(texts, folded);
   return checkedRows(texts, candidates, folded);
 }
 
@@ -141,19 +140,18 @@ function checkedRows(texts: SearchTexts, candidates: Uint32Array, folded: string
 }
 
 /**
- * The rows (ascending) of the first `rowCount` whose text contains `folded`: the engine's
- * substring search runs over all texts at once, and each hit skips to the next row.
+ * The rows (ascending) whose text contains `folded` (not empty): the engine's substring search
+ * runs over all texts at once, and each hit skips to the next row.
  */
-export function rowsByScan(texts: SearchTexts, rowCount: number, folded: string): Uint32Array {
+export function rowsByScan(texts: SearchTexts, folded: string): Uint32Array {
   const { joined, starts } = texts;
   const found: number[] = [];
   let row = 0;
-  for (let at = joined.indexOf(folded); at >= 0 && row < rowCount; ) {
+  // Past the last row, its start lies beyond the text and the search finds nothing more.
+  for (let at = joined.indexOf(folded); at >= 0; at = joined.indexOf(folded, starts[row])) {
     while ((starts[row + 1] as number) <= at) row += 1;
-    if (row >= rowCount) break;
     found.push(row);
     row += 1;
-    at = joined.indexOf(folded, starts[row]);
   }
   return Uint32Array.from(found);
 }
