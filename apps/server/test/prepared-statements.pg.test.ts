@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findLiveMembership } from "../src/modules/organization/membership.repo.ts";
 import { findUsersByIds } from "../src/modules/users/users.repo.ts";
-import type { DatabaseHandle } from "../src/platform/db/client.ts";
+import { type DatabaseHandle, openPostgres } from "../src/platform/db/client.ts";
 import { createTestDatabase } from "./helpers/test-database.ts";
 
 // What a connection has prepared is PostgreSQL's own record (pg_prepared_statements); the
@@ -48,5 +48,23 @@ describe("statements prepared per connection", () => {
     expect(new Set(byIds).size).toBe(1);
     expect(byIds.length).toBeLessThanOrEqual(5);
     expect(statements.some((text) => text.includes('from "memberships"'))).toBe(true);
+  });
+});
+
+describe("connection settings", () => {
+  const settingOf = async (db: DatabaseHandle, name: string) =>
+    String((await db.sql.executeSql(`select current_setting('${name}') as value`)).rows[0]?.value);
+
+  it("turns JIT compilation off for Tarmac's connections, unless DATABASE_URL's options say otherwise", async () => {
+    expect(await settingOf(handle, "jit")).toBe("off");
+    const baseUrl = process.env.TEST_DATABASE_URL as string;
+    const withOptions = new URL(baseUrl);
+    withOptions.searchParams.set("options", "-c jit=on");
+    const own = await openPostgres(withOptions.toString(), 1);
+    try {
+      expect(await settingOf(own, "jit")).toBe("on");
+    } finally {
+      await own.close();
+    }
   });
 });

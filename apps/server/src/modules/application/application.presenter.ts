@@ -1,4 +1,4 @@
-import type { AppLink, ApplicationRecord, AppType, Version } from "@tarmac/contracts";
+import type { AppLink, ApplicationRecord, AppType } from "@tarmac/contracts";
 import { tagName } from "@tarmac/inspector/rules";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
