@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, createVersion } from "../helpers/app-factories.ts";
+import { addProjectMember, createApp, createVersion } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
 import { memberships, organizations } from "../helpers/tables.ts";
@@ -105,6 +105,61 @@ describe("memberships read with the token", () => {
     const builds = `/api/applications/${app.id}/builds/`;
     await statementsOf(builds, owner.token);
     expect(await statementsOf(builds, owner.token)).toBe(perRequest);
+  });
+
+  it("reads an app not seen before with its short builds list in one statement, as the caller's role lists it", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const app = await createApp(t, organization.id);
+    const uploader = await addMember(t, organization.id, 2);
+    const released = await createVersion(t, app, { uploadedBy: uploader.user.id });
+    const unreleased = await createVersion(t, app, { readyToSale: false });
+    const tester = await addMember(t, organization.id, 5);
+    await addProjectMember(t, app.projectId, tester.user.id);
+    const perRequest = t.database.kind === "postgres" ? 1 : 0;
+    const buildsOf = (id: number) => `/api/applications/${id}/builds/`;
+    const idsOf = async (id: number, token: string) =>
+      (await get(buildsOf(id), token)).json().results.map((row: { id: number }) => row.id);
+    /** The statements of a first request for the app's builds that read builds. */
+    const buildReads = async (id: number, token: string) => {
+      // Two checks keep the token on the embedded database (the first notes its use, which
+      // tells that cache of a change).
+      await statementsOf("/api/health/", token);
+      await statementsOf("/api/health/", token);
+      const all = await statementsOf(buildsOf(id), token);
+      return { all, builds: statements.filter((text) => text.includes('from "versions"')) };
+    };
+
+    // A tester first: the statement lists only released builds for them.
+    const testerReads = await buildReads(app.id, tester.token);
+    expect(testerReads.builds, statements.join("\n")).toHaveLength(1);
+    expect(testerReads.builds[0]).toMatch(/json_agg/);
+    expect(await idsOf(app.id, tester.token)).toEqual([released.id]);
+    const shown = (await get(buildsOf(app.id), tester.token)).json().results[0];
+    expect(shown.uploaded_by).toMatchObject({ id: uploader.user.id, email: uploader.user.email });
+
+    // The owner, on another app not seen before: every build, newest first, and nothing else read.
+    const other = await createApp(t, organization.id);
+    const first = await createVersion(t, other);
+    const second = await createVersion(t, other, { state: "processing", readyToSale: false });
+    const ownerReads = await buildReads(other.id, owner.token);
+    expect(ownerReads.all, statements.join("\n")).toBe(perRequest + 1);
+    expect(await idsOf(other.id, owner.token)).toEqual([second.id, first.id]);
+    expect(await idsOf(app.id, owner.token)).toEqual([unreleased.id, released.id]);
+
+    // An app with more than 50 builds (by its kept counter) has its page read on its own.
+    const long = await createApp(t, organization.id);
+    const only = await createVersion(t, long);
+    await t.database.sql.executeSql("update applications set versions_count = 51 where id = $1", [long.id]);
+    const longReads = await buildReads(long.id, owner.token);
+    expect(longReads.builds, statements.join("\n")).toHaveLength(2);
+    expect((await get(buildsOf(long.id), owner.token)).json()).toMatchObject({
+      count: 1,
+      results: [{ id: only.id }],
+    });
+
+    // Someone outside the organization learns nothing from the statement that read the builds.
+    const { owner: stranger } = await createOrganization(t);
+    expect((await get(buildsOf(app.id), stranger.token)).statusCode).toBe(404);
   });
 
   it("reads a kept app again once its catalog version moved, whoever changed it", async () => {

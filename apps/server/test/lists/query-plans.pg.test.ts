@@ -8,7 +8,11 @@ import {
   listApplications,
 } from "../../src/modules/application/application-list.repo.ts";
 import { listProjectMembers } from "../../src/modules/application/project-member.repo.ts";
-import { listVersionIds, readBuildsPage } from "../../src/modules/application/version.repo.ts";
+import {
+  findApplicationWithBuilds,
+  listVersionIds,
+  readBuildsPage,
+} from "../../src/modules/application/version.repo.ts";
 import { listMemberRows, listMemberSearchTexts } from "../../src/modules/organization/membership.repo.ts";
 import { listTeams } from "../../src/modules/team/team.repo.ts";
 import { findTestersByIds, listTesterSearchTexts } from "../../src/modules/tester/tester.repo.ts";
@@ -152,6 +156,11 @@ describe("query plans of the lists at scale", () => {
         );
         expect(Array.from(whole.ids ?? [])).toEqual(Array.from(first.ids ?? []));
         expect(whole.rows.map((row) => row.id)).toEqual(first.rows.map((row) => row.id));
+        // An app not seen before: its row and its whole list, in one statement, the same rows.
+        const releasedOnlyIn = onlyReleased ? [org.organizationId] : [];
+        const withBuilds = await findApplicationWithBuilds(handle.db, appId as number, releasedOnlyIn);
+        expect(withBuilds?.app.id).toBe(appId);
+        expect(withBuilds?.builds).toEqual(whole.rows);
         // A kept list: a page by id, and the list alone (past the end).
         await findVersionsWithUploaders(handle.db, org.organizationId, Array.from(first.ids ?? []));
         await listVersionIds(handle.db, org.organizationId, appId as number, onlyReleased);

@@ -16,11 +16,22 @@ import { isAdminRole } from "../organization/roles.ts";
 import type { AppLogService } from "./app-log.service.ts";
 import { canOnApp, canSeeBuild, seesOnlyReleasedBuilds } from "./application.policy.ts";
 import { type ApplicationPresenter, toAppLink } from "./application.presenter.ts";
-import { findProjectAccess, findVersionsWithUploaders, listProjectApps } from "./application.repo.ts";
+import {
+  type BuildWithUploader,
+  findProjectAccess,
+  findVersionsWithUploaders,
+  listProjectApps,
+} from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
 import { findListedApplications, listApplications } from "./application-list.repo.ts";
-import { findVersion, listVersionIds, readBuildsPage } from "./version.repo.ts";
+import {
+  findApplicationWithBuilds,
+  findVersion,
+  listVersionIds,
+  pageOfWholeList,
+  readBuildsPage,
+} from "./version.repo.ts";
 
 export interface ApplicationListQuery {
   org?: number;
@@ -87,12 +98,45 @@ export class ApplicationQueryService {
     /** `results` holds each build's record already serialized. */
     render: (page: { count: number; results: string[] }) => string,
   ): Promise<string> {
-    const { app, member } = await this.deps.core.getAccessibleApp(caller, appId, "app:read");
+    const { app, member, whole } = await this.accessibleAppWithBuilds(caller, appId);
+    const onlyReleased = seesOnlyReleasedBuilds(member.role);
     const generation = member.catalogVersion;
-    const key = `builds ${app.id} ${seesOnlyReleasedBuilds(member.role)} ${pageKey}`;
+    const key = `builds ${app.id} ${onlyReleased} ${pageKey}`;
     return this.deps.cache.getOrBuild(key, generation, async () =>
-      render(await this.buildsOf(app, member, params)),
+      render(await this.buildsOf(app, member, params, whole)),
     );
+  }
+
+  /**
+   * The app as getAccessibleApp finds it for app:read, and `whole`, its whole builds list as the
+   * caller's role lists it, when its row was not kept and the list is short: both are then read
+   * in one statement. Which builds are listed depends on the caller's role in the app's
+   * organization, not known before the row is, so the statement is told where the caller's
+   * memberships see only released builds.
+   */
+  private async accessibleAppWithBuilds(caller: Caller, appId: number) {
+    const carried = typeof caller === "number" ? [] : (caller.memberships ?? []);
+    const releasedOnlyIn = carried
+      .filter((membership) => seesOnlyReleasedBuilds(membership.role))
+      .map((membership) => membership.organizationId);
+    const readAlong: { builds: BuildWithUploader[] | null } = { builds: null };
+    const readRow = async (db: Database, id: number) => {
+      const found = await findApplicationWithBuilds(db, id, releasedOnlyIn);
+      readAlong.builds = found?.builds ?? null;
+      return found?.app ?? null;
+    };
+    const { app, member } = await this.deps.core.getAccessibleApp(
+      caller,
+      appId,
+      "app:read",
+      undefined,
+      readRow,
+    );
+    // The list holds for the role it was read for: the membership found is the one carried,
+    // unless the caller carried none.
+    const readFor = releasedOnlyIn.includes(app.organizationId);
+    const whole = readFor === seesOnlyReleasedBuilds(member.role) ? readAlong.builds : null;
+    return { app, member, whole };
   }
 
   private async listFor(
@@ -221,10 +265,12 @@ export class ApplicationQueryService {
     return { count, results: results.map((json) => JSON.parse(json) as Version) };
   }
 
+  /** A page of the app's builds; `whole` is its whole builds list when already read. */
   private async buildsOf(
     app: Parameters<ApplicationService["presentVersions"]>[1],
     member: { role: number; catalogVersion: number },
     params: PageParams,
+    whole: BuildWithUploader[] | null = null,
   ): Promise<{ count: number; results: string[] }> {
     const onlyReleased = seesOnlyReleasedBuilds(member.role);
     const { organizationId } = app;
@@ -237,8 +283,12 @@ export class ApplicationQueryService {
         load: async () => ({ ids: await listVersionIds(this.deps.db, organizationId, app.id, onlyReleased) }),
       },
       page,
-      async (ids) => arrangeByIds(ids, await findVersionsWithUploaders(this.deps.db, organizationId, ids)),
-      () => readBuildsPage(this.deps.db, organizationId, app.id, onlyReleased, page, app.versionsCount),
+      async (ids) =>
+        arrangeByIds(ids, whole ?? (await findVersionsWithUploaders(this.deps.db, organizationId, ids))),
+      async () =>
+        whole
+          ? pageOfWholeList(whole, page)
+          : readBuildsPage(this.deps.db, organizationId, app.id, onlyReleased, page, app.versionsCount),
     );
     return { count, results: await this.deps.core.serializeBuilds(rows, app) };
   }

@@ -176,6 +176,9 @@ const versionsWithUploadersQuery = preparedPerDatabase((db) =>
     .prepare("versions_with_uploaders"),
 );
 
+/** A build as lists show it (shownVersionColumns), with who uploaded it (null when gone). */
+export type BuildWithUploader = Awaited<ReturnType<typeof findVersionsWithUploaders>>[number];
+
 /** The versions with these ids, each with the person who uploaded it (null when gone). */
 export async function findVersionsWithUploaders(db: Database, organizationId: number, ids: number[]) {
   if (ids.length === 0) return [];

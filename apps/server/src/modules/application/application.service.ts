@@ -51,6 +51,9 @@ export function coversEnvironment(access: ProjectAccessRow | null, environment: 
   return access.isAccessAllEnvs || access.accessEnvs.includes(environment);
 }
 
+/** Reads an app's row by id, whatever its organization (as findApplication does). */
+export type AppRowReader = (db: Database, appId: number) => Promise<ApplicationRow | null>;
+
 export interface ApplicationServiceDeps {
   db: Database;
   membership: MembershipService;
@@ -75,11 +78,19 @@ export class ApplicationService {
 
   constructor(protected readonly deps: ApplicationServiceDeps) {}
 
-  /** The app's row: kept per catalog version for callers who carry theirs, else read (see appRows). */
-  private async findAppRow(caller: Caller, appId: number, db: Database): Promise<ApplicationRow | null> {
+  /**
+   * The app's row: kept per catalog version for callers who carry theirs, else read (see appRows)
+   * by `readRow`, which may bring more along in the same statement.
+   */
+  private async findAppRow(
+    caller: Caller,
+    appId: number,
+    db: Database,
+    readRow: AppRowReader = findApplication,
+  ): Promise<ApplicationRow | null> {
     const read = { db, root: this.deps.db };
     const load = () =>
-      keptUnlessInTransaction(this.deps.identity, read, `app ${appId}`, () => findApplication(db, appId));
+      keptUnlessInTransaction(this.deps.identity, read, `app ${appId}`, () => readRow(db, appId));
     const carried = typeof caller === "number" || db !== this.deps.db ? undefined : caller.memberships;
     if (!carried) return load();
     const versionIn = (organizationId: number) =>
@@ -100,8 +111,10 @@ export class ApplicationService {
     appId: number,
     action: AppAction,
     db: Database = this.deps.db,
+    /** Reads the row when it is not kept (findApplication unless given). */
+    readRow?: AppRowReader,
   ): Promise<AccessibleApp> {
-    const app = await this.findAppRow(caller, appId, db);
+    const app = await this.findAppRow(caller, appId, db, readRow);
     if (!app) throw AppError.notFound();
     const member = await this.deps.membership.findMembership(caller, app.organizationId, db);
     if (!member) throw AppError.notFound();

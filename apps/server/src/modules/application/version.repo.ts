@@ -1,9 +1,12 @@
-import { and, desc, eq, ne, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, ne, type Placeholder, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../../platform/db/client.ts";
 import { parseIdList, selectIdList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { userDirectory } from "../users/users.views.ts";
 import {
+  type ApplicationRow,
+  type BuildWithUploader,
   buildWithUploader,
   selectBuildsWithUploaders,
   shownVersionColumns,
@@ -34,7 +37,7 @@ function listedBuilds(
 }
 
 /** Which builds the list holds: all of them, or only released ones (ready, ready to sale). */
-function listedBuildCondition(alias: string, onlyReleased: boolean | Placeholder): SQL {
+function listedBuildCondition(alias: string, onlyReleased: boolean | Placeholder | SQL): SQL {
   const table = sql.raw(alias);
   return sql`(not ${onlyReleased}::boolean or (${table}.state = 'ready' and ${table}.ready_to_sale))`;
 }
@@ -95,12 +98,72 @@ const wholeBuildsListQuery = preparedPerDatabase((db) =>
 const wholeListUpTo = 50;
 
 /**
+ * The app by id with its whole builds list when it has at most wholeListUpTo builds (else
+ * `builds` is null), in one statement: a builds page of an app not seen before costs the token's
+ * statement and this one. Which builds are listed depends on the caller's role in the app's
+ * organization, not known before the row is: `releasedOnlyIn` names the organizations where the
+ * caller sees only released builds. The caller authorizes afterwards, and drops the builds when
+ * the membership it finds disagrees.
+ */
+const applicationWithBuildsQuery = preparedPerDatabase((db) => {
+  // A select from one table leaves its columns unqualified, and inside the subquery those names
+  // would bind to the builds' own columns: the app's and the uploader's are named in full.
+  const app = (column: AnyPgColumn) => sql`${applications}.${sql.identifier(column.name)}`;
+  const uploader = (column: AnyPgColumn) =>
+    sql`${sql.identifier("user_directory")}.${sql.identifier(column.name)}`;
+  const releasedOnly = sql`(${app(applications.organizationId)} = any(${sql.placeholder("releasedOnlyIn")}::bigint[]))`;
+  return db
+    .select({
+      app: getTableColumns(applications),
+      builds: sql<Array<Pick<BuildWithUploader, "version" | "uploader">> | null>`case
+        when ${app(applications.versionsCount)} <= ${sql.raw(String(wholeListUpTo))} then coalesce((
+          select json_agg(json_build_object(
+              'version', json_build_object('id', v.id, 'version', v.version, 'iconKey', v.icon_key,
+                'uploadedBy', v.uploaded_by, 'recordJson', v.record_json),
+              'uploader', case when ${uploader(userDirectory.userId)} is null then null
+                else json_build_object('id', ${uploader(userDirectory.userId)},
+                  'email', ${uploader(userDirectory.email)},
+                  'firstName', ${uploader(userDirectory.firstName)},
+                  'lastName', ${uploader(userDirectory.lastName)},
+                  'isActive', ${uploader(userDirectory.isActive)}) end)
+            order by v.id desc)
+          from ${versions} v left join ${userDirectory} on ${uploader(userDirectory.userId)} = v.uploaded_by
+          where v.organization_id = ${app(applications.organizationId)}
+            and v.application_id = ${app(applications.id)}
+            and ${listedBuildCondition("v", releasedOnly)}), '[]')
+        end`,
+    })
+    .from(applications)
+    .where(eq(applications.id, sql.placeholder("appId")))
+    .limit(1)
+    .prepare("application_with_builds");
+});
+
+export async function findApplicationWithBuilds(
+  db: Database,
+  appId: number,
+  releasedOnlyIn: number[],
+): Promise<{ app: ApplicationRow; builds: BuildWithUploader[] | null } | null> {
+  const [row] = await applicationWithBuildsQuery(db).execute({ appId, releasedOnlyIn });
+  if (!row) return null;
+  return { app: row.app, builds: row.builds?.map(buildWithUploader) ?? null };
+}
+
+/**
  * A page of an app's builds list (as listVersionIds orders it) with their uploaders, and the
  * ids of the whole list, in one statement: a builds list no one has read since the catalog
  * changed costs one statement. An app with few builds (`buildsCount`, its kept counter) has its
  * whole list read by the plain statement, cheaper than the page's (no window, no subqueries);
  * otherwise `ids` is absent when the page is empty (past the end).
  */
+/** A page of a builds list read whole, with the ids of the whole list (as readBuildsPage). */
+export function pageOfWholeList(all: BuildWithUploader[], page: { offset: number; limit: number }) {
+  return {
+    ids: Float64Array.from(all, (row) => row.id),
+    rows: all.slice(page.offset, page.offset + page.limit),
+  };
+}
+
 export async function readBuildsPage(
   db: Database,
   organizationId: number,
@@ -113,10 +176,7 @@ export async function readBuildsPage(
     const all = (await wholeBuildsListQuery(db).execute({ organizationId, applicationId, onlyReleased })).map(
       buildWithUploader,
     );
-    return {
-      ids: Float64Array.from(all, (row) => row.id),
-      rows: all.slice(page.offset, page.offset + page.limit),
-    };
+    return pageOfWholeList(all, page);
   }
   const rows = await buildsPageQuery(db).execute({ organizationId, applicationId, onlyReleased, ...page });
   return {
