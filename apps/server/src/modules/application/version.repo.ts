@@ -98,6 +98,17 @@ const wholeBuildsListQuery = preparedPerDatabase((db) =>
 const wholeListUpTo = 50;
 
 /**
+ * A JSON object with the fields a select of `columns` maps to (the same keys, so rows read as JSON
+ * equal rows read as columns), each column named through `qualify`.
+ */
+function jsonObjectOf(columns: Record<string, AnyPgColumn>, qualify: (column: AnyPgColumn) => SQL): SQL {
+  const fields = Object.entries(columns).map(
+    ([key, column]) => sql`${sql.raw(`'${key}'`)}, ${qualify(column)}`,
+  );
+  return sql`json_build_object(${sql.join(fields, sql`, `)})`;
+}
+
+/**
  * The app by id with its whole builds list when it has at most wholeListUpTo builds (else
  * `builds` is null), in one statement: a builds page of an app not seen before costs the token's
  * statement and this one. Which builds are listed depends on the caller's role in the app's
@@ -109,6 +120,7 @@ const applicationWithBuildsQuery = preparedPerDatabase((db) => {
   // A select from one table leaves its columns unqualified, and inside the subquery those names
   // would bind to the builds' own columns: the app's and the uploader's are named in full.
   const app = (column: AnyPgColumn) => sql`${applications}.${sql.identifier(column.name)}`;
+  const build = (column: AnyPgColumn) => sql`v.${sql.identifier(column.name)}`;
   const uploader = (column: AnyPgColumn) =>
     sql`${sql.identifier("user_directory")}.${sql.identifier(column.name)}`;
   const releasedOnly = sql`(${app(applications.organizationId)} = any(${sql.placeholder("releasedOnlyIn")}::bigint[]))`;
@@ -118,14 +130,9 @@ const applicationWithBuildsQuery = preparedPerDatabase((db) => {
       builds: sql<Array<Pick<BuildWithUploader, "version" | "uploader">> | null>`case
         when ${app(applications.versionsCount)} <= ${sql.raw(String(wholeListUpTo))} then coalesce((
           select json_agg(json_build_object(
-              'version', json_build_object('id', v.id, 'version', v.version, 'iconKey', v.icon_key,
-                'uploadedBy', v.uploaded_by, 'recordJson', v.record_json),
+              'version', ${jsonObjectOf(shownVersionColumns, build)},
               'uploader', case when ${uploader(userDirectory.userId)} is null then null
-                else json_build_object('id', ${uploader(userDirectory.userId)},
-                  'email', ${uploader(userDirectory.email)},
-                  'firstName', ${uploader(userDirectory.firstName)},
-                  'lastName', ${uploader(userDirectory.lastName)},
-                  'isActive', ${uploader(userDirectory.isActive)}) end)
+                else ${jsonObjectOf(uploaderColumns, uploader)} end)
             order by v.id desc)
           from ${versions} v left join ${userDirectory} on ${uploader(userDirectory.userId)} = v.uploaded_by
           where v.organization_id = ${app(applications.organizationId)}
@@ -149,13 +156,6 @@ export async function findApplicationWithBuilds(
   return { app: row.app, builds: row.builds?.map(buildWithUploader) ?? null };
 }
 
-/**
- * A page of an app's builds list (as listVersionIds orders it) with their uploaders, and the
- * ids of the whole list, in one statement: a builds list no one has read since the catalog
- * changed costs one statement. An app with few builds (`buildsCount`, its kept counter) has its
- * whole list read by the plain statement, cheaper than the page's (no window, no subqueries);
- * otherwise `ids` is absent when the page is empty (past the end).
- */
 /** A page of a builds list read whole, with the ids of the whole list (as readBuildsPage). */
 export function pageOfWholeList(all: BuildWithUploader[], page: { offset: number; limit: number }) {
   return {
@@ -164,6 +164,13 @@ export function pageOfWholeList(all: BuildWithUploader[], page: { offset: number
   };
 }
 
+/**
+ * A page of an app's builds list (as listVersionIds orders it) with their uploaders, and the
+ * ids of the whole list, in one statement: a builds list no one has read since the catalog
+ * changed costs one statement. An app with few builds (`buildsCount`, its kept counter) has its
+ * whole list read by the plain statement, cheaper than the page's (no window, no subqueries);
+ * otherwise `ids` is absent when the page is empty (past the end).
+ */
 export async function readBuildsPage(
   db: Database,
   organizationId: number,
