@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApplicationRow, VersionRow } from "../../src/modules/application/application.repo.ts";
 import { applications, versions } from "../../src/modules/application/application.tables.ts";
-import { createApp, createVersion } from "../helpers/app-factories.ts";
-import { createOrganization } from "../helpers/org-factories.ts";
+import { addProjectMember, createApp, createProject, createVersion } from "../helpers/app-factories.ts";
+import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 /** What a build's record shows of its own row, written out from the row as the API defines it. */
@@ -113,6 +113,106 @@ describe("records rendered by the database", () => {
     const counted = await read<VersionRow>(versions, version.id);
     expect(JSON.parse(counted.recordJson)).toMatchObject({ download_count: 3, has_universal_apk: true });
     expect(JSON.parse(counted.recordJson)).toStrictEqual(expectedVersionFields(counted));
+  });
+
+  it("keep each project's context (title, apps, members) as its rows are, after every kind of write", async () => {
+    const { organization } = await createOrganization(t);
+    const run = (text: string, values: unknown[] = []) => t.database.sql.executeSql(text, values);
+    /** The context as the rows define it, read without the stored text. */
+    const expected = async (projectId: number) => {
+      const [project] = (await run("select id, title from projects where id = $1", [projectId])).rows;
+      const apps = await run(
+        "select id, title, app_type, environment from applications where project_id = $1 order by id",
+        [projectId],
+      );
+      const members = await run(
+        "select user_id from project_members where project_id = $1 order by user_id",
+        [projectId],
+      );
+      return {
+        id: Number(project?.id),
+        title: project?.title,
+        apps: apps.rows.map((row) => ({
+          id: Number(row.id),
+          title: row.title,
+          appType: Number(row.app_type),
+          environment: row.environment,
+        })),
+        memberIds: members.rows.map((row) => Number(row.user_id)),
+      };
+    };
+    const stored = async (projectId: number) =>
+      JSON.parse(
+        String(
+          (await run("select context_json from projects where id = $1", [projectId])).rows[0]?.context_json,
+        ),
+      );
+    const expectCurrent = async (...projectIds: number[]) => {
+      for (const id of projectIds) expect(await stored(id)).toStrictEqual(await expected(id));
+    };
+
+    const project = await createProject(t, organization.id, awkward);
+    const other = await createProject(t, organization.id, "Other");
+    expect(await stored(project.id)).toStrictEqual({
+      id: project.id,
+      title: awkward,
+      apps: [],
+      memberIds: [],
+    });
+    const android = await createApp(t, organization.id, { projectId: project.id, title: "Tram", appType: 0 });
+    const ios = await createApp(t, organization.id, { projectId: project.id, title: awkward, appType: 1 });
+    await expectCurrent(project.id);
+    expect((await stored(project.id)).apps.map((app: { id: number }) => app.id)).toEqual([
+      android.id,
+      ios.id,
+    ]);
+
+    const first = await addMember(t, organization.id, 3);
+    const second = await addMember(t, organization.id, 3);
+    await addProjectMember(t, project.id, second.user.id);
+    await addProjectMember(t, project.id, first.user.id);
+    await expectCurrent(project.id);
+    expect((await stored(project.id)).memberIds).toEqual(
+      [first.user.id, second.user.id].sort((a, b) => a - b),
+    );
+
+    await run("update applications set title = 'Tram 2', environment = 'Staging' where id = $1", [
+      android.id,
+    ]);
+    await run("update projects set title = 'Renamed' where id = $1", [project.id]);
+    await run("update applications set project_id = $1 where id = $2", [other.id, ios.id]);
+    await run("update project_members set project_id = $1 where user_id = $2 and project_id = $3", [
+      other.id,
+      first.user.id,
+      project.id,
+    ]);
+    await expectCurrent(project.id, other.id);
+    expect((await stored(other.id)).apps.map((app: { id: number }) => app.id)).toEqual([ios.id]);
+
+    // Many apps and members in one statement each, then gone in one statement each.
+    await run(
+      `insert into applications (organization_id, project_id, title, app_type, environment, app_key)
+       select $1, $2, 'Bulk ' || n, n % 4, 'Env ' || n, 'bulk-' || $2::bigint || '-' || n from generate_series(1, 30) n`,
+      [organization.id, other.id],
+    );
+    await run(
+      `insert into project_members (project_id, user_id, role)
+       select $1, m.user_id, 3 from memberships m where m.organization_id = $2
+       on conflict do nothing`,
+      [project.id, organization.id],
+    );
+    await expectCurrent(project.id, other.id);
+    expect((await stored(other.id)).apps).toHaveLength(31);
+    await run("delete from applications where project_id = $1 and title like 'Bulk %'", [other.id]);
+    await run("delete from project_members where project_id = $1", [project.id]);
+    await run("delete from applications where id = $1", [android.id]);
+    await expectCurrent(project.id, other.id);
+    expect(await stored(project.id)).toStrictEqual({
+      id: project.id,
+      title: "Renamed",
+      apps: [],
+      memberIds: [],
+    });
   });
 
   it("shows the same record through the API as the row defines", async () => {

@@ -192,4 +192,31 @@ describe("memberships read with the token", () => {
     expect(await recordReads(5)).toBe(1); // paging on from page 4: page 6 comes along
     expect(await recordReads(6)).toBe(0);
   });
+  it("reads the tokens of requests that arrive together in one statement, each checked on its own", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const members = [owner, await addMember(t, organization.id, 2), await addMember(t, organization.id, 5)];
+    const revoked = await addMember(t, organization.id, 2);
+    await t.services.tokens.revoke(revoked.tokenId);
+    const stranger = await createUserWithToken(t);
+    const people = [...members, revoked, stranger];
+    statements.length = 0;
+    const resolved = await Promise.all(people.map((person) => t.services.tokens.resolve(person.token)));
+    expect(resolved.map((token) => token?.userId ?? null)).toEqual([
+      ...members.map((member) => member.user.id),
+      null,
+      stranger.user.id,
+    ]);
+    // One read of all five (each request then marks its token used, once a minute).
+    const reads = statements.filter((text) => text.startsWith("select") && text.includes('"auth_tokens"'));
+    expect(reads).toHaveLength(1);
+    expect(resolved[1]?.memberships?.map((membership) => membership.role)).toEqual([2]);
+
+    // Over HTTP, each request gets its own answer whichever requests arrive with it.
+    const list = `/api/applications/?org=${organization.id}`;
+    const responses = await Promise.all([...people, owner].map((person) => get(list, person.token)));
+    expect(responses.map((response) => response.statusCode)).toEqual([200, 200, 200, 401, 404, 200]);
+    // A token revoked after it was read is refused to the next request.
+    await t.services.tokens.revoke(members[1]?.tokenId as number);
+    expect((await get(list, members[1]?.token as string)).statusCode).toBe(401);
+  });
 });

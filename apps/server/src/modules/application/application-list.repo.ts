@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { anyOf } from "../../platform/db/any-of.ts";
+import { BatchedReads } from "../../platform/db/batched-reads.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
@@ -111,4 +112,29 @@ export async function findListedApplications(db: Database, organizationId: numbe
       project,
     })),
   );
+}
+
+export type ListedApplication = Awaited<ReturnType<typeof findListedApplications>>[number];
+
+/**
+ * Reads of list records by organization and app id on `db`, those asked together (the pages of
+ * requests arriving at once) answered by one statement per organization.
+ */
+export function batchedListedApplications(db: Database) {
+  return new BatchedReads(async (keys: string[]) => {
+    const idsByOrganization = new Map<number, number[]>();
+    for (const key of keys) {
+      const [organizationId, id] = key.split(" ").map(Number) as [number, number];
+      idsByOrganization.set(organizationId, [...(idsByOrganization.get(organizationId) ?? []), id]);
+    }
+    const found = new Map<string, ListedApplication>();
+    await Promise.all(
+      [...idsByOrganization].map(async ([organizationId, ids]) => {
+        for (const row of await findListedApplications(db, organizationId, ids)) {
+          found.set(`${organizationId} ${row.id}`, row);
+        }
+      }),
+    );
+    return found;
+  });
 }

@@ -24,7 +24,7 @@ import {
 } from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
-import { findListedApplications, listApplications } from "./application-list.repo.ts";
+import { batchedListedApplications, listApplications } from "./application-list.repo.ts";
 import {
   findApplicationWithBuilds,
   findVersion,
@@ -40,6 +40,9 @@ export interface ApplicationListQuery {
 }
 
 export class ApplicationQueryService {
+  /** List records not yet kept, read for the pages of requests arriving together at once. */
+  private readonly listedApplications: ReturnType<typeof batchedListedApplications>;
+
   constructor(
     private readonly deps: {
       db: Database;
@@ -59,7 +62,9 @@ export class ApplicationQueryService {
       /** Apps as list records, per catalog version and viewer role (see recordsOf). */
       records: GenerationCache<string>;
     },
-  ) {}
+  ) {
+    this.listedApplications = batchedListedApplications(deps.db);
+  }
 
   /**
    * Apps of one organization (?org=, else the caller's first) the caller may see, as a JSON page
@@ -201,7 +206,10 @@ export class ApplicationQueryService {
       ids,
       (id) => this.recordKey(role, id),
       async (missing) => {
-        const listed = await findListedApplications(this.deps.db, organizationId, missing);
+        const read = await Promise.all(
+          missing.map((id) => this.listedApplications.read(`${organizationId} ${id}`)),
+        );
+        const listed = read.filter((row) => row !== undefined);
         const currentBuilds = listed.flatMap((row) => (row.current ? [row.current] : []));
         const projects = listed.flatMap((row) => (row.project ? [row.project] : []));
         const records = await this.deps.presenter.serializeMany(

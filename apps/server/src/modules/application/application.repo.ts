@@ -96,15 +96,12 @@ export interface ProjectContext {
   memberIds: number[];
 }
 
-/** The project `projectId` as a ProjectContext, one JSON object (a scalar subquery). */
+/**
+ * The project `projectId` as a ProjectContext, one JSON object (a scalar subquery): the project's
+ * `context_json`, which triggers render on every change to it, its apps and its members.
+ */
 export function projectContextJson(projectId: SQLWrapper): SQL {
-  return sql`(select json_build_object('id', p.id, 'title', p.title,
-      'apps', coalesce((select json_agg(json_build_object('id', a.id, 'title', a.title, 'appType', a.app_type,
-                                                          'environment', a.environment) order by a.id)
-                        from ${applications} a where a.project_id = p.id), '[]'),
-      'memberIds', coalesce((select json_agg(m.user_id order by m.user_id)
-                             from ${projectMembers} m where m.project_id = p.id), '[]'))
-    from ${projects} p where p.id = ${projectId})`;
+  return sql`(select p.context_json::json from ${projects} p where p.id = ${projectId})`;
 }
 
 /** Projects as ProjectContexts, in one statement. */
@@ -115,7 +112,7 @@ export async function findProjectContexts(
 ): Promise<ProjectContext[]> {
   if (projectIds.length === 0) return [];
   const found = await db
-    .select({ context: sql<ProjectContext>`${projectContextJson(projects.id)}` })
+    .select({ context: sql<ProjectContext>`${projects.contextJson}::json` })
     .from(projects)
     .where(and(eq(projects.organizationId, organizationId), anyOf(projects.id, projectIds)));
   return found.map((row) => row.context);

@@ -36,6 +36,12 @@ export const projects = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** The folded title, which the apps list's search also matches. */
     searchText: searchText(foldedColumn("title")),
+    /**
+     * What an app's record takes from its project (ProjectContext: the title, the project's apps
+     * and its members' ids) as JSON text, rendered by triggers on every change to the project, its
+     * apps and its members (migration 0025): a list page reads it by key instead of gathering it.
+     */
+    contextJson: text("context_json").notNull().default(""),
   },
   (table) => [index("projects_org_idx").on(table.organizationId)],
 );

@@ -1,5 +1,7 @@
-import { and, desc, eq, gt, isNull, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { anyOf } from "../../platform/db/any-of.ts";
+import { BatchedReads } from "../../platform/db/batched-reads.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
 import { authTokens, users } from "./users.tables.ts";
@@ -31,11 +33,17 @@ export interface ReadAlongToken {
   column: (userId: AnyPgColumn) => SQL;
 }
 
-/** The token every request presents, with its user: prepared once per handle (preparedPerDatabase). */
-export function liveTokenLookup(readAlong?: ReadAlongToken) {
+/**
+ * The tokens requests present, each with its user: prepared once per handle (preparedPerDatabase)
+ * and read for many requests at once (BatchedReads), by their hashes as one array parameter.
+ * Revoked tokens are left out; an expired one is returned with its expiry, which each request
+ * checks against its own time.
+ */
+function unrevokedTokensLookup(readAlong?: ReadAlongToken) {
   const query = preparedPerDatabase((db) =>
     db
       .select({
+        tokenHash: authTokens.tokenHash,
         tokenId: authTokens.id,
         kind: authTokens.kind,
         userId: users.id,
@@ -47,21 +55,19 @@ export function liveTokenLookup(readAlong?: ReadAlongToken) {
       })
       .from(authTokens)
       .innerJoin(users, eq(users.id, authTokens.userId))
-      .where(
-        and(
-          eq(authTokens.tokenHash, sql.placeholder("tokenHash")),
-          isNull(authTokens.revokedAt),
-          or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, sql.placeholder("now"))),
-        ),
-      )
-      .limit(1)
-      .prepare(readAlong ? `live_token_${readAlong.name}` : "live_token"),
+      .where(and(anyOf(authTokens.tokenHash, sql.placeholder("tokenHashes")), isNull(authTokens.revokedAt)))
+      .prepare(readAlong ? `unrevoked_tokens_${readAlong.name}` : "unrevoked_tokens"),
   );
-  /** A live token (not revoked, not expired) with its user, or null. */
-  return async (db: Database, tokenHash: string, now: Date) => {
-    const [row] = await query(db).execute({ tokenHash, now: now.toISOString() });
-    return row ?? null;
+  return async (db: Database, tokenHashes: string[]) => {
+    const rows = await query(db).execute({ tokenHashes });
+    return new Map(rows.map((row) => [row.tokenHash, row]));
   };
+}
+
+/** Reads of tokens by hash on `db`, those asked together answered by one statement. */
+export function batchedTokenReads(db: Database, readAlong?: ReadAlongToken) {
+  const lookup = unrevokedTokensLookup(readAlong);
+  return new BatchedReads((tokenHashes: string[]) => lookup(db, tokenHashes));
 }
 
 export async function markTokenUsed(db: Database, tokenId: number, now: Date): Promise<void> {
