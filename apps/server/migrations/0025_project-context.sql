@@ -1,3 +1,4 @@
+ALTER TABLE "applications" ADD COLUMN "project_search_text" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "projects" ADD COLUMN "context_json" text DEFAULT '' NOT NULL;--> statement-breakpoint
 -- What an app's record takes from its project (its title, the project's apps and its members'
 -- ids), kept as JSON text on the project: a list page not yet kept read it with three
@@ -65,3 +66,33 @@ CREATE TRIGGER project_members_project_context_update AFTER UPDATE OF project_id
 --> statement-breakpoint
 -- Render the projects already there (the catalog versions move once, as for any update).
 UPDATE projects SET context_json = '';
+--> statement-breakpoint
+-- Each app also keeps its project's folded title, which the apps list's search matches: loading
+-- an organization's list (once per catalog version and process) looked it up for every app, two
+-- thirds of that load's time. It is copied when an app is written with its project, and spread
+-- to the project's apps when the project is renamed.
+CREATE FUNCTION copy_project_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.project_search_text := coalesce((SELECT search_text FROM projects WHERE id = NEW.project_id), '');
+  RETURN NEW;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER applications_project_search_text BEFORE INSERT OR UPDATE OF project_id, project_search_text
+  ON applications FOR EACH ROW EXECUTE FUNCTION copy_project_search_text();
+--> statement-breakpoint
+CREATE FUNCTION spread_project_search_text() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE applications SET project_search_text = NEW.search_text WHERE project_id = NEW.id;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER projects_search_text_to_apps AFTER UPDATE OF title ON projects FOR EACH ROW
+  WHEN (OLD.search_text IS DISTINCT FROM NEW.search_text) EXECUTE FUNCTION spread_project_search_text();
+--> statement-breakpoint
+UPDATE applications SET project_search_text = '';
+--> statement-breakpoint
+-- The lists' indexes carry it, so loading a list reads the index alone.
+DROP INDEX "applications_org_updated_idx";--> statement-breakpoint
+CREATE INDEX "applications_org_updated_idx" ON "applications" USING btree ("organization_id","updated_at" DESC NULLS LAST,"id" DESC NULLS LAST) INCLUDE ("project_id", "search_text", "project_search_text");--> statement-breakpoint
+DROP INDEX "applications_org_current_idx";--> statement-breakpoint
+CREATE INDEX "applications_org_current_idx" ON "applications" USING btree ("organization_id","current_version_id" DESC NULLS LAST) INCLUDE ("project_id", "search_text", "project_search_text");

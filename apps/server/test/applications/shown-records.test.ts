@@ -149,6 +149,13 @@ describe("records rendered by the database", () => {
       );
     const expectCurrent = async (...projectIds: number[]) => {
       for (const id of projectIds) expect(await stored(id)).toStrictEqual(await expected(id));
+      // Each app also keeps its project's folded title, which the apps list's search matches.
+      const apps = await run(
+        `select a.project_search_text as kept, p.search_text as folded from applications a
+         join projects p on p.id = a.project_id where a.project_id = any($1::bigint[])`,
+        [projectIds],
+      );
+      for (const app of apps.rows) expect(app.kept).toBe(app.folded);
     };
 
     const project = await createProject(t, organization.id, awkward);
@@ -188,6 +195,8 @@ describe("records rendered by the database", () => {
     ]);
     await expectCurrent(project.id, other.id);
     expect((await stored(other.id)).apps.map((app: { id: number }) => app.id)).toEqual([ios.id]);
+    const kept = await run("select project_search_text from applications where id = $1", [android.id]);
+    expect(kept.rows[0]?.project_search_text).toBe("renamed");
 
     // Many apps and members in one statement each, then gone in one statement each.
     await run(

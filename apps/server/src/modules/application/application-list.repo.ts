@@ -56,9 +56,9 @@ export function listApplications(db: Database, filter: ApplicationListFilter): P
     : sql`${applications.updatedAt} desc, ${applications.id} desc`;
   return selectSearchableList(
     db,
-    // The project's title by primary key, row by row: a join would rather read both tables whole.
-    sql`select ${applications.id} as id, ${applications.searchText} || chr(2) || coalesce(
-          (select p.search_text from ${projects} p where p.id = ${applications.projectId}), '') as search
+    // The project's folded title is kept on each app (and in the lists' indexes, with the app's).
+    sql`select ${applications.id} as id,
+          ${applications.searchText} || chr(2) || ${applications.projectSearchText} as search
         from ${applications} where ${conditions(filter)} order by ${order}`,
   );
 }

@@ -103,6 +103,11 @@ export const applications = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     /** Title and bundle id, folded: what the apps list's search matches (in memory, see listApplications). */
     searchText: searchText(sql`public.search_fold(coalesce(title, '') || ' ' || coalesce(bundle_id, ''))`),
+    /**
+     * The project's folded title, which the apps list's search matches too: kept on the app by
+     * triggers (migration 0025), so loading a list reads no project.
+     */
+    projectSearchText: text("project_search_text").notNull().default(""),
     /** The app's own fields as its API record shows them, JSON the database renders on every write (see recordJson). */
     recordJson: recordJson(),
   },
