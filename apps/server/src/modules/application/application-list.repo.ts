@@ -11,7 +11,7 @@ import {
   shownVersionColumns,
   uploaderColumns,
 } from "./application.repo.ts";
-import { applications, projectMembers, projects, versions } from "./application.tables.ts";
+import { applications, projectMembers, versions } from "./application.tables.ts";
 import { grantedByGroup } from "./permission-group.repo.ts";
 
 export interface ApplicationListFilter {
