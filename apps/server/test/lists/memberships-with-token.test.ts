@@ -162,6 +162,32 @@ describe("memberships read with the token", () => {
     expect((await get(buildsOf(app.id), stranger.token)).statusCode).toBe(404);
   });
 
+  it("reads the apps of builds pages asked together in one statement per role, each as its role lists it", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const tester = await addMember(t, organization.id, 5);
+    const apps = [await createApp(t, organization.id), await createApp(t, organization.id)];
+    const testersApp = await createApp(t, organization.id);
+    await addProjectMember(t, testersApp.projectId, tester.user.id);
+    const released = await createVersion(t, testersApp);
+    await createVersion(t, testersApp, { readyToSale: false });
+    const builds = await Promise.all(apps.map((app) => createVersion(t, app)));
+    const [ownerCaller, testerCaller] = await Promise.all(
+      [owner, tester].map(async (person) => t.services.tokens.resolve(person.token)),
+    );
+    statements.length = 0;
+    const page = { page: 1, pageSize: 20, offset: 0 };
+    const render = (listed: { count: number; results: string[] }) => `[${listed.results.join(",")}]`;
+    const ids = (json: string) => JSON.parse(json).map((row: { id: number }) => row.id);
+    const pages = await Promise.all([
+      ...apps.map((app) => t.services.applicationQueries.listBuildsJson(ownerCaller!, app.id, page, `${app.id}`, render)),
+      t.services.applicationQueries.listBuildsJson(testerCaller!, testersApp.id, page, "tester", render),
+    ]);
+    expect(pages.map(ids)).toEqual([[builds[0]?.id], [builds[1]?.id], [released.id]]);
+    // The owner's two apps in one statement; the tester's, whose role lists other builds, in another.
+    const reads = statements.filter((text) => text.includes("json_agg") && text.includes('from "versions"'));
+    expect(reads, statements.join("\n")).toHaveLength(2);
+  });
+
   it("reads a kept app again once its catalog version moved, whoever changed it", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await createApp(t, organization.id, { title: "Kept" });

@@ -103,6 +103,12 @@ describe("query plans of the lists at scale", () => {
       );
       expect(seqScansOf(plans, ["applications", "versions", "projects"]), JSON.stringify(filter)).toEqual([]);
     }
+    // The whole list comes in the index's order, from the index alone: no sort, no table.
+    const whole = (
+      await plansOf(() => listApplications(handle.db, { organizationId: org.organizationId }))
+    ).flat();
+    expect(whole.map((node) => node["Node Type"])).not.toContain("Sort");
+    expect(whole.map((node) => node["Node Type"])).toContain("Index Only Scan");
     // The install list (ready current builds, newest first) reaches each current build by its
     // key; which way it reads the organization's apps once per catalog version is the planner's
     // choice of the moment (a parallel scan when the organization is a large share of the table).

@@ -26,6 +26,7 @@ import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
 import { batchedListedApplications, listApplications } from "./application-list.repo.ts";
 import {
+  batchedApplicationsWithBuilds,
   findApplicationWithBuilds,
   findVersion,
   listVersionIds,
@@ -42,6 +43,8 @@ export interface ApplicationListQuery {
 export class ApplicationQueryService {
   /** List records not yet kept, read for the pages of requests arriving together at once. */
   private readonly listedApplications: ReturnType<typeof batchedListedApplications>;
+  /** Apps not kept with their builds, read for the builds pages of requests arriving together. */
+  private readonly applicationsWithBuilds: ReturnType<typeof batchedApplicationsWithBuilds>;
 
   constructor(
     private readonly deps: {
@@ -64,6 +67,7 @@ export class ApplicationQueryService {
     },
   ) {
     this.listedApplications = batchedListedApplications(deps.db);
+    this.applicationsWithBuilds = batchedApplicationsWithBuilds(deps.db);
   }
 
   /**
@@ -126,7 +130,10 @@ export class ApplicationQueryService {
       .map((membership) => membership.organizationId);
     const readAlong: { builds: BuildWithUploader[] | null } = { builds: null };
     const readRow = async (db: Database, id: number) => {
-      const found = await findApplicationWithBuilds(db, id, releasedOnlyIn);
+      const found =
+        db === this.deps.db
+          ? await this.applicationsWithBuilds.read(id, releasedOnlyIn.join(","))
+          : await findApplicationWithBuilds(db, id, releasedOnlyIn);
       readAlong.builds = found?.builds ?? null;
       return found?.app ?? null;
     };
@@ -207,7 +214,7 @@ export class ApplicationQueryService {
       (id) => this.recordKey(role, id),
       async (missing) => {
         const read = await Promise.all(
-          missing.map((id) => this.listedApplications.read(`${organizationId} ${id}`)),
+          missing.map((id) => this.listedApplications.read(id, organizationId)),
         );
         const listed = read.filter((row) => row !== undefined);
         const currentBuilds = listed.flatMap((row) => (row.current ? [row.current] : []));

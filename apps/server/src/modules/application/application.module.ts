@@ -100,6 +100,7 @@ export function createApplicationModule(
   return {
     services: {
       applications,
+      applicationQueries: queries,
       updates,
       appDeletions: deletions,
       appLogs,

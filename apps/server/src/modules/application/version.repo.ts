@@ -1,5 +1,7 @@
 import { and, desc, eq, getTableColumns, ne, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { anyOf } from "../../platform/db/any-of.ts";
+import { BatchedReads } from "../../platform/db/batched-reads.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { parseIdList, selectIdList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
@@ -141,19 +143,37 @@ const applicationWithBuildsQuery = preparedPerDatabase((db) => {
         end`,
     })
     .from(applications)
-    .where(eq(applications.id, sql.placeholder("appId")))
-    .limit(1)
-    .prepare("application_with_builds");
+    .where(anyOf(applications.id, sql.placeholder("appIds")))
+    .prepare("applications_with_builds");
 });
+
+export type ApplicationWithBuilds = { app: ApplicationRow; builds: BuildWithUploader[] | null };
+
+/** The apps with these ids, by id, each with its whole builds list when it has few builds. */
+async function findApplicationsWithBuilds(db: Database, appIds: number[], releasedOnlyIn: number[]) {
+  const rows = await applicationWithBuildsQuery(db).execute({ appIds, releasedOnlyIn });
+  return new Map<number, ApplicationWithBuilds>(
+    rows.map((row) => [row.app.id, { app: row.app, builds: row.builds?.map(buildWithUploader) ?? null }]),
+  );
+}
 
 export async function findApplicationWithBuilds(
   db: Database,
   appId: number,
   releasedOnlyIn: number[],
-): Promise<{ app: ApplicationRow; builds: BuildWithUploader[] | null } | null> {
-  const [row] = await applicationWithBuildsQuery(db).execute({ appId, releasedOnlyIn });
-  if (!row) return null;
-  return { app: row.app, builds: row.builds?.map(buildWithUploader) ?? null };
+): Promise<ApplicationWithBuilds | null> {
+  return (await findApplicationsWithBuilds(db, [appId], releasedOnlyIn)).get(appId) ?? null;
+}
+
+/**
+ * findApplicationWithBuilds on `db` for the requests arriving together: one statement for all
+ * the apps read with the same organizations seeing only released builds (the group, their ids
+ * joined by commas).
+ */
+export function batchedApplicationsWithBuilds(db: Database) {
+  return new BatchedReads((appIds: number[], releasedOnlyIn: string) =>
+    findApplicationsWithBuilds(db, appIds, releasedOnlyIn ? releasedOnlyIn.split(",").map(Number) : []),
+  );
 }
 
 /** A page of a builds list read whole, with the ids of the whole list (as readBuildsPage). */

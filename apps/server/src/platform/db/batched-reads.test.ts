@@ -38,6 +38,20 @@ describe("BatchedReads", () => {
     ]);
   });
 
+  it("batches each group apart and tells its statement the group", async () => {
+    const statements: Array<[number, number[]]> = [];
+    const reads = new BatchedReads<number, string, number>(async (keys, organization) => {
+      statements.push([organization, keys]);
+      return new Map(keys.map((key) => [key, `${organization}/${key}`]));
+    });
+    const answers = await Promise.all([reads.read(1, 7), reads.read(1, 8), reads.read(2, 7)]);
+    expect(answers).toEqual(["7/1", "8/1", "7/2"]);
+    expect(statements).toEqual([
+      [7, [1, 2]],
+      [8, [1]],
+    ]);
+  });
+
   it("fails every read of a failed statement, and the next batch reads again", async () => {
     let failing = true;
     const reads = new BatchedReads<string, string>(async (keys) => {
