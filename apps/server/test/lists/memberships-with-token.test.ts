@@ -171,16 +171,21 @@ describe("memberships read with the token", () => {
     const released = await createVersion(t, testersApp);
     await createVersion(t, testersApp, { readyToSale: false });
     const builds = await Promise.all(apps.map((app) => createVersion(t, app)));
-    const [ownerCaller, testerCaller] = await Promise.all(
-      [owner, tester].map(async (person) => t.services.tokens.resolve(person.token)),
-    );
+    const callerOf = async (token: string) => {
+      const resolved = await t.services.tokens.resolve(token);
+      if (!resolved) throw new Error("the token did not resolve");
+      return resolved;
+    };
+    const [ownerCaller, testerCaller] = await Promise.all([callerOf(owner.token), callerOf(tester.token)]);
     statements.length = 0;
     const page = { page: 1, pageSize: 20, offset: 0 };
     const render = (listed: { count: number; results: string[] }) => `[${listed.results.join(",")}]`;
     const ids = (json: string) => JSON.parse(json).map((row: { id: number }) => row.id);
     const pages = await Promise.all([
-      ...apps.map((app) => t.services.applicationQueries.listBuildsJson(ownerCaller!, app.id, page, `${app.id}`, render)),
-      t.services.applicationQueries.listBuildsJson(testerCaller!, testersApp.id, page, "tester", render),
+      ...apps.map((app) =>
+        t.services.applicationQueries.listBuildsJson(ownerCaller, app.id, page, `${app.id}`, render),
+      ),
+      t.services.applicationQueries.listBuildsJson(testerCaller, testersApp.id, page, "tester", render),
     ]);
     expect(pages.map(ids)).toEqual([[builds[0]?.id], [builds[1]?.id], [released.id]]);
     // The owner's two apps in one statement; the tester's, whose role lists other builds, in another.

@@ -213,9 +213,7 @@ export class ApplicationQueryService {
       ids,
       (id) => this.recordKey(role, id),
       async (missing) => {
-        const read = await Promise.all(
-          missing.map((id) => this.listedApplications.read(id, organizationId)),
-        );
+        const read = await Promise.all(missing.map((id) => this.listedApplications.read(id, organizationId)));
         const listed = read.filter((row) => row !== undefined);
         const currentBuilds = listed.flatMap((row) => (row.current ? [row.current] : []));
         const projects = listed.flatMap((row) => (row.project ? [row.project] : []));
