@@ -2,7 +2,8 @@
  * Server benchmarks (npm run bench):
  * 1. A streamed upload through POST /api/applicationadd/?preload=1 against a minimal Node HTTP
  *    sink writing the same bytes to the same disk, in the same run; server memory growth.
- * 2. Lists and searches at scale, 32 clients: the apps list (first pages, any page, title
+ * 2. Lists and searches at scale, 32 clients: the apps list (title searches and random pages,
+ *    each first in a process that has presented no app, then first pages, any page and title
  *    searches), a random app's builds, testers, staff and teams, with 10,000 apps / 100,000
  *    versions on the embedded database and, when reachable (BENCH_DATABASE_URL), 100,000 apps /
  *    1,000,000 versions on PostgreSQL; the seed time of each; each list's throughput as a share
