@@ -27,7 +27,6 @@ import { coversEnvironment } from "./application.service.ts";
 import { batchedListedApplications, listApplications } from "./application-list.repo.ts";
 import {
   batchedApplicationsWithBuilds,
-  findApplicationWithBuilds,
   findVersion,
   listVersionIds,
   pageOfWholeList,
@@ -130,10 +129,7 @@ export class ApplicationQueryService {
       .map((membership) => membership.organizationId);
     const readAlong: { builds: BuildWithUploader[] | null } = { builds: null };
     const readRow = async (db: Database, id: number) => {
-      const found =
-        db === this.deps.db
-          ? await this.applicationsWithBuilds.read(id, releasedOnlyIn.join(","))
-          : await findApplicationWithBuilds(db, id, releasedOnlyIn);
+      const found = await this.applicationsWithBuilds(db, id, releasedOnlyIn);
       readAlong.builds = found?.builds ?? null;
       return found?.app ?? null;
     };

@@ -166,14 +166,18 @@ export async function findApplicationWithBuilds(
 }
 
 /**
- * findApplicationWithBuilds on `db` for the requests arriving together: one statement for all
+ * findApplicationWithBuilds for the requests arriving together: on `root`, one statement for all
  * the apps read with the same organizations seeing only released builds (the group, their ids
- * joined by commas).
+ * joined by commas); inside a transaction, which may see its own changes, a statement of its own.
  */
-export function batchedApplicationsWithBuilds(db: Database) {
-  return new BatchedReads((appIds: number[], releasedOnlyIn: string) =>
-    findApplicationsWithBuilds(db, appIds, releasedOnlyIn ? releasedOnlyIn.split(",").map(Number) : []),
+export function batchedApplicationsWithBuilds(root: Database) {
+  const batch = new BatchedReads((appIds: number[], releasedOnlyIn: string) =>
+    findApplicationsWithBuilds(root, appIds, releasedOnlyIn ? releasedOnlyIn.split(",").map(Number) : []),
   );
+  return async (db: Database, appId: number, releasedOnlyIn: number[]) =>
+    db === root
+      ? ((await batch.read(appId, releasedOnlyIn.join(","))) ?? null)
+      : findApplicationWithBuilds(db, appId, releasedOnlyIn);
 }
 
 /** A page of a builds list read whole, with the ids of the whole list (as readBuildsPage). */
