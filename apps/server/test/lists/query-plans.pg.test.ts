@@ -5,6 +5,7 @@ import {
 } from "../../src/modules/application/application.repo.ts";
 import {
   findListedApplications,
+  listApplicationIds,
   listApplications,
 } from "../../src/modules/application/application-list.repo.ts";
 import { listProjectMembers } from "../../src/modules/application/project-member.repo.ts";
@@ -104,11 +105,21 @@ describe("query plans of the lists at scale", () => {
       expect(seqScansOf(plans, ["applications", "versions", "projects"]), JSON.stringify(filter)).toEqual([]);
     }
     // The whole list comes in the index's order, from the index alone: no sort, no table.
-    const whole = (
-      await plansOf(() => listApplications(handle.db, { organizationId: org.organizationId }))
-    ).flat();
-    expect(whole.map((node) => node["Node Type"])).not.toContain("Sort");
-    expect(whole.map((node) => node["Node Type"])).toContain("Index Only Scan");
+    // So do its ids alone, which paging reads.
+    for (const read of [listApplications, listApplicationIds]) {
+      const whole = (await plansOf(() => read(handle.db, { organizationId: org.organizationId }))).flat();
+      expect(
+        whole.map((node) => node["Node Type"]),
+        read.name,
+      ).not.toContain("Sort");
+      expect(
+        whole.map((node) => node["Node Type"]),
+        read.name,
+      ).toContain("Index Only Scan");
+    }
+    const listed = await listApplications(handle.db, { organizationId: org.organizationId });
+    const idsAlone = await listApplicationIds(handle.db, { organizationId: org.organizationId });
+    expect(Array.from(idsAlone.ids)).toEqual(Array.from(listed.ids));
     // The install list (ready current builds, newest first) reaches each current build by its
     // key; which way it reads the organization's apps once per catalog version is the planner's
     // choice of the moment (a parallel scan when the organization is a large share of the table).

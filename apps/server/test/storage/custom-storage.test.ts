@@ -17,6 +17,7 @@ import {
 import { authHeader } from "../helpers/factories.ts";
 import { type FakeGcs, startFakeGcs } from "../helpers/fake-gcs.ts";
 import { addMember, createOrganization, waitFor } from "../helpers/org-factories.ts";
+import { recordingLogger } from "../helpers/quiet-logger.ts";
 import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
 import { mailOutbox, storageLocations, versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -29,11 +30,16 @@ const gcsKey = generateKeyPairSync("rsa", { modulusLength: 2048 })
 const gcsClient = "tarmac@tarmac-test.iam.gserviceaccount.com";
 const dmgBytes = readFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg"));
 let peer: S3Peer;
+const logged = recordingLogger();
 
 beforeAll(async () => {
   peer = await startS3Peer(["org-bucket", "other-bucket", "doomed-bucket", "deleted-org"]);
   gcs = await startFakeGcs({ bucket: "org-gcs", clientEmail: gcsClient, privateKeyPem: gcsKey });
-  t = await createTestApp({ ALLOW_PRIVATE_NETWORK_TARGETS: "true", GCS_API_ENDPOINT: gcs.url });
+  t = await createTestApp(
+    { ALLOW_PRIVATE_NETWORK_TARGETS: "true", GCS_API_ENDPOINT: gcs.url },
+    undefined,
+    logged.logger,
+  );
   await t.platform.jobs.work({ pollingIntervalSeconds: 0.5 });
 });
 afterAll(async () => {
@@ -189,7 +195,7 @@ describe("an organization's own S3-compatible bucket", () => {
 
     expect((await putCustom(owner.token, organization.id, s3Settings())).statusCode).toBe(200);
     const added = await uploadVersion(t, owner.token, before, dmg("1.0.1"));
-    expect(added.statusCode).toBe(201);
+    expect(added.statusCode, `${added.body}\n${logged.errors()}`).toBe(201);
     const [newVersion] = await t.database.db
       .select()
       .from(versions)

@@ -24,7 +24,7 @@ import {
 } from "./application.repo.ts";
 import type { ApplicationService } from "./application.service.ts";
 import { coversEnvironment } from "./application.service.ts";
-import { batchedListedApplications, listApplications } from "./application-list.repo.ts";
+import { batchedListedApplications, listApplicationIds, listApplications } from "./application-list.repo.ts";
 import {
   batchedApplicationsWithBuilds,
   findVersion,
@@ -169,6 +169,7 @@ export class ApplicationQueryService {
         key: `apps ${JSON.stringify(filter)}`,
         generation: member.catalogVersion,
         load: () => listApplications(this.deps.db, filter),
+        loadIds: () => listApplicationIds(this.deps.db, filter),
       },
       query.title,
       { offset: params.offset - before, limit: before + params.pageSize * (query.title ? 1 : 2) },

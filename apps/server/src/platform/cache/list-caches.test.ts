@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { OrderedList } from "../db/id-list.ts";
+import { SearchTermFolder } from "../db/text-search.ts";
 import { GenerationCache } from "./generation-cache.ts";
-import { keptRecords } from "./list-caches.ts";
+import { type KeptList, keptRecords, type ListCaches, pageOfList } from "./list-caches.ts";
 
 describe("keptRecords", () => {
   const cache = () => new GenerationCache<string>({ maxEntries: 100, maxAgeMs: 60_000 });
@@ -40,5 +42,72 @@ describe("keptRecords", () => {
     expect(calls).toHaveLength(1);
     await keptRecords(kept, 1, [4, 7], String, present, [5, 3]);
     expect(calls.at(-1)).toEqual([7, 5]);
+  });
+});
+
+describe("pageOfList", () => {
+  // ASCII terms fold without the database, so these searches never reach it.
+  const caches = (): ListCaches => ({
+    positions: new GenerationCache<OrderedList>({ maxEntries: 100, maxAgeMs: 60_000 }),
+    terms: new SearchTermFolder({
+      execute: () => Promise.reject(new Error("no database in this test")),
+    }),
+  });
+  /** `rows` apps titled "app N" (long enough to be searched through a trigram index). */
+  const listOf = (rows: number) => {
+    const texts = Array.from({ length: rows }, (_, row) => `app ${row} ${"x".repeat(40)}`);
+    const starts = new Uint32Array(rows + 1);
+    for (let row = 1; row <= rows; row += 1)
+      starts[row] = (starts[row - 1] as number) + (texts[row - 1] as string).length + 1;
+    const ids = Float64Array.from(texts, (_, row) => row + 1);
+    return { ids, texts: { joined: texts.join("\u0001"), starts } };
+  };
+  const counted = (rows: number) => {
+    const loads = { whole: 0, ids: 0 };
+    const list: KeptList = {
+      key: "apps",
+      generation: 1,
+      load: async () => {
+        loads.whole += 1;
+        return listOf(rows);
+      },
+      loadIds: async () => {
+        loads.ids += 1;
+        return { ids: listOf(rows).ids };
+      },
+    };
+    return { loads, list };
+  };
+
+  it("pages on the ids alone, reads the texts at the first search, then pages on the whole list", async () => {
+    const kept = caches();
+    const { loads, list } = counted(50);
+    expect(await pageOfList(kept, list, undefined, { offset: 20, limit: 3 })).toEqual({
+      count: 50,
+      ids: [21, 22, 23],
+    });
+    await pageOfList(kept, list, undefined, { offset: 40, limit: 20 });
+    expect(loads).toEqual({ whole: 0, ids: 1 });
+    expect(await pageOfList(kept, list, "APP 4", { offset: 0, limit: 20 })).toEqual({
+      count: 11,
+      ids: [5, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50],
+    });
+    expect(loads).toEqual({ whole: 1, ids: 1 });
+    expect(
+      (await pageOfList(kept, { ...list, generation: 2 }, undefined, { offset: 0, limit: 1 })).ids,
+    ).toEqual([1]);
+    expect(loads).toEqual({ whole: 1, ids: 2 });
+  });
+
+  it("keeps searches apart from the list's other entries, whatever the term", async () => {
+    const kept = caches();
+    const { list } = counted(10_000);
+    // The first search builds the trigram index; the next terms spell the other entries' names.
+    expect((await pageOfList(kept, list, "app 9999", { offset: 0, limit: 20 })).ids).toEqual([10_000]);
+    for (const term of ["trigrams", "#trigrams", "ids", "#ids"]) {
+      expect(await pageOfList(kept, list, term, { offset: 0, limit: 20 })).toEqual({ count: 0, ids: [] });
+    }
+    expect((await pageOfList(kept, list, undefined, { offset: 0, limit: 2 })).ids).toEqual([1, 2]);
+    expect((await pageOfList(kept, list, "app 9998", { offset: 0, limit: 20 })).ids).toEqual([9999]);
   });
 });

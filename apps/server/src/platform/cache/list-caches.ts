@@ -34,10 +34,22 @@ const indexedFromCharacters = 200_000;
 function searchable(caches: ListCaches, key: string, generation: number, list: OrderedList) {
   const { texts } = list;
   if (!texts || texts.joined.length < indexedFromCharacters) return list;
-  return caches.positions.getOrBuild(`${key} #trigrams`, generation, async () => ({
+  return caches.positions.getOrBuild(`${key} trigrams`, generation, async () => ({
     ...list,
     index: buildTrigramIndex(texts, list.ids.length),
   }));
+}
+
+/** A list kept per generation: `load` reads it with its search texts. */
+export interface KeptList {
+  key: string;
+  generation: number;
+  load: () => Promise<OrderedList>;
+  /**
+   * Reads the list's ids alone, for lists whose texts weigh far more than their ids: pages
+   * without a search then load only the ids, and the texts are read at the first search.
+   */
+  loadIds?: () => Promise<OrderedList>;
 }
 
 /**
@@ -47,20 +59,30 @@ function searchable(caches: ListCaches, key: string, generation: number, list: O
  */
 export async function pageOfList(
   caches: ListCaches,
-  list: { key: string; generation: number; load: () => Promise<OrderedList> },
+  list: KeptList,
   search: string | undefined,
   page: { offset: number; limit: number },
 ): Promise<{ count: number; ids: number[] }> {
-  const all = () => caches.positions.getOrBuild(list.key, list.generation, list.load);
-  let { ids } = await all();
-  if (search) {
-    const folded = await caches.terms.fold(search);
-    const found = await caches.positions.getOrBuild(`${list.key} ${folded}`, list.generation, async () =>
-      filterList(await searchable(caches, list.key, list.generation, await all()), folded),
-    );
-    ids = found.ids;
-  }
+  const { ids } = search ? await found(caches, list, search) : await idsOf(caches, list);
   return { count: ids.length, ids: Array.from(ids.subarray(page.offset, page.offset + page.limit)) };
+}
+
+/** The list's ids: the whole list's when it is kept, else read alone when the list says how. */
+function idsOf(caches: ListCaches, list: KeptList): Promise<OrderedList> | OrderedList {
+  const whole = caches.positions.get(list.key, list.generation);
+  if (whole) return whole;
+  if (!list.loadIds) return caches.positions.getOrBuild(list.key, list.generation, list.load);
+  return caches.positions.getOrBuild(`${list.key} ids`, list.generation, list.loadIds);
+}
+
+/** The rows of the list whose search text holds `search`, kept per term and generation. */
+async function found(caches: ListCaches, list: KeptList, search: string): Promise<OrderedList> {
+  const folded = await caches.terms.fold(search);
+  // Searches are kept under keys of their own shape, so no term can name another entry.
+  return caches.positions.getOrBuild(`${list.key} search:${folded}`, list.generation, async () => {
+    const all = await caches.positions.getOrBuild(list.key, list.generation, list.load);
+    return filterList(await searchable(caches, list.key, list.generation, all), folded);
+  });
 }
 
 /**
