@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApplicationRow, VersionRow } from "../../src/modules/application/application.repo.ts";
 import { applications, versions } from "../../src/modules/application/application.tables.ts";
 import { addProjectMember, createApp, createProject, createVersion } from "../helpers/app-factories.ts";
+import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -241,5 +242,50 @@ describe("records rendered by the database", () => {
     expect(record.current_version?.icon).toMatch(/^http/);
     expect(record.current_version?.download_url).toContain(`/api/dl/${version.id}/file/?expires=`);
     expect(record.new_version).toBe(versionRow.version);
+  });
+
+  it("lists each app with the record the presenter makes of it, but for its previous builds", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const member = await addMember(t, organization.id, 4);
+    const project = await createProject(t, organization.id, "Ferry Line");
+    const android = await createApp(t, organization.id, {
+      projectId: project.id,
+      title: "Ferry",
+      appType: 1,
+    });
+    await createApp(t, organization.id, { projectId: project.id, title: "Ferry iOS", appType: 0 });
+    await addProjectMember(t, project.id, member.user.id);
+    await createVersion(t, android, { uploadedBy: owner.user.id, withIcon: true, version: "1.0" });
+    await createVersion(t, android, { uploadedBy: member.user.id, withIcon: true, version: "1.1" });
+    const updated = await t.app.inject({
+      method: "PATCH",
+      url: `/api/applications/${android.id}/`,
+      headers: authHeader(owner.token),
+      payload: { slack_webhook: "https://hooks.slack.com/services/T0/B0/ferry" },
+    });
+    expect(updated.statusCode).toBe(200);
+    const listed = await t.app.inject({
+      url: `/api/applications/?org=${organization.id}&title=ferry`,
+      headers: authHeader(owner.token),
+    });
+    expect(listed.statusCode).toBe(200);
+    const record = listed.json().results.find((row: { id: number }) => row.id === android.id);
+    const presented = await t.services.applications.getRecord(organization.id, android.id);
+    // Signed links carry their moment; the rest must be the same, field for field.
+    const withoutLinks = (value: unknown) =>
+      JSON.parse(JSON.stringify(value), (key, field) =>
+        key === "icon" || key === "download_url" ? typeof field : field,
+      );
+    expect(withoutLinks(record)).toEqual(withoutLinks({ ...presented, previous_versions: [] }));
+    expect(record.current_version.uploaded_by).toEqual({
+      id: member.user.id,
+      email: member.user.email,
+      first_name: member.user.firstName,
+      last_name: member.user.lastName,
+    });
+    expect(record.slack_webhook).toBe("https://hooks.slack.com/services/T0/B0/ferry");
+    expect(record.users).toEqual([member.user.id]);
+    expect(record.other_platform).toMatchObject([{ title: "Ferry iOS", app_type: 0 }]);
+    expect(record.current_version.icon).toMatch(/^http/);
   });
 });
