@@ -44,7 +44,10 @@ function conditions(filter: ApplicationListFilter): SQL | undefined {
   );
 }
 
-/** The apps list sorts by the last change, which the (organization_id, updated_at, id) index serves; the install list by the current build, newest first. */
+/**
+ * The apps list sorts by the last change, which the (organization_id, updated_at, id) index
+ * serves; the install list by the current build, newest first.
+ */
 function listOrder(filter: ApplicationListFilter): SQL {
   return filter.installable
     ? sql`${applications.currentVersionId} desc, ${applications.id} desc`

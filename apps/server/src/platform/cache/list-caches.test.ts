@@ -79,7 +79,7 @@ describe("pageOfList", () => {
     return { loads, list };
   };
 
-  it("pages on the ids alone, reads the texts at the first search, then pages on the whole list", async () => {
+  it("pages on the ids alone and reads the texts at the first search, per generation", async () => {
     const kept = caches();
     const { loads, list } = counted(50);
     expect(await pageOfList(kept, list, undefined, { offset: 20, limit: 3 })).toEqual({
@@ -101,13 +101,15 @@ describe("pageOfList", () => {
 
   it("keeps searches apart from the list's other entries, whatever the term", async () => {
     const kept = caches();
-    const { list } = counted(10_000);
+    const { loads, list } = counted(10_000);
     // The first search builds the trigram index; the next terms spell the other entries' names.
     expect((await pageOfList(kept, list, "app 9999", { offset: 0, limit: 20 })).ids).toEqual([10_000]);
     for (const term of ["trigrams", "#trigrams", "ids", "#ids"]) {
       expect(await pageOfList(kept, list, term, { offset: 0, limit: 20 })).toEqual({ count: 0, ids: [] });
     }
+    // Pages then use the whole list, already kept, without reading the ids apart.
     expect((await pageOfList(kept, list, undefined, { offset: 0, limit: 2 })).ids).toEqual([1, 2]);
+    expect(loads).toEqual({ whole: 1, ids: 0 });
     expect((await pageOfList(kept, list, "app 9998", { offset: 0, limit: 20 })).ids).toEqual([9999]);
   });
 });
