@@ -74,7 +74,7 @@ if (!only || only === "bucket") {
 }
 
 if (!only || only === "list" || only === "search") {
-  const search = runSearchIndexBench();
+  const search = await runSearchIndexBench();
   const show = (figures: { p50: number; p90: number; mean: number }) =>
     `p50 ${figures.p50.toFixed(2)} ms, p90 ${figures.p90.toFixed(2)} ms, mean ${figures.mean.toFixed(2)} ms`;
   console.log(
@@ -85,6 +85,10 @@ if (!only || only === "list" || only === "search") {
     `  trigram index:      ${show(search.index)} (${(search.scan.mean / search.index.mean).toFixed(1)}x the scan on average)`,
   );
   console.log(`  index built in ${search.buildMs.toFixed(0)} ms, ${search.indexMiB.toFixed(1)} MiB`);
+  const { sliced } = search;
+  console.log(
+    `  in slices, as the server builds it: ${sliced.wallMs.toFixed(0)} ms in all, ${sliced.slices} slices, the longest ${sliced.longestSliceMs.toFixed(1)} ms`,
+  );
 }
 
 if (!only || only === "list") {

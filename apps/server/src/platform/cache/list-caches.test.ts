@@ -45,6 +45,15 @@ describe("keptRecords", () => {
   });
 });
 
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, at) => from + at);
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (let turn = 0; !done(); turn += 1) {
+    if (turn > 1_000) throw new Error("not done in 1,000 turns");
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe("pageOfList", () => {
   // ASCII terms fold without the database, so these searches never reach it.
   const caches = (): ListCaches => ({
@@ -97,6 +106,17 @@ describe("pageOfList", () => {
       (await pageOfList(kept, { ...list, generation: 2 }, undefined, { offset: 0, limit: 1 })).ids,
     ).toEqual([1]);
     expect(loads).toEqual({ whole: 1, ids: 2 });
+  });
+
+  it("searches by scan while the trigram index is built, then through it, alike", async () => {
+    const kept = caches();
+    const { list } = counted(10_000);
+    const search = async (term: string) => (await pageOfList(kept, list, term, { offset: 0, limit: 20 })).ids;
+    expect(await search("app 777")).toEqual([778, ...range(7771, 7780)]);
+    expect(kept.positions.get("apps trigrams", 1)?.index).toBeUndefined();
+    await waitUntil(() => kept.positions.get("apps trigrams", 1)?.index !== undefined);
+    expect(await search("app 888")).toEqual([889, ...range(8881, 8890)]);
+    expect(await search("app 777")).toEqual([778, ...range(7771, 7780)]);
   });
 
   it("keeps searches apart from the list's other entries, whatever the term", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filterList, type OrderedList } from "./id-list.ts";
-import { buildTrigramIndex } from "./trigram-index.ts";
+import { buildTrigramIndex, buildTrigramIndexInSlices } from "./trigram-index.ts";
 
 function listOf(rows: Array<[number, string]>): OrderedList {
   const joined = rows.map(([, text]) => text).join("\u0001");
@@ -60,6 +60,23 @@ describe("filterList through a trigram index", () => {
     ...plain,
     index: buildTrigramIndex(plain.texts as NonNullable<OrderedList["texts"]>, rows.length),
   };
+
+  it("builds the same index in slices of rows, pausing between them", async () => {
+    let pauses = 0;
+    const sliced = await buildTrigramIndexInSlices(
+      plain.texts as NonNullable<OrderedList["texts"]>,
+      rows.length,
+      {
+        rowsPerSlice: 50,
+        pause: async () => {
+          pauses += 1;
+        },
+      },
+    );
+    expect(sliced).toEqual(indexed.index);
+    // 400 rows in slices of 50: seven pauses in each of the two passes.
+    expect(pauses).toBe(14);
+  });
 
   it("finds exactly the rows a scan finds, in list order, for every kind of term", () => {
     const terms = [

@@ -31,15 +31,20 @@ function symbolOf(code: number): number {
 
 const isExact = (code: number) => code < 128 && (asciiSymbols[code] as number) >= 0;
 
-/** Calls `visit(row, trigram)` once for each distinct trigram of each row. */
-function eachRowTrigram(
+/**
+ * Calls `visit(row, trigram)` once for each distinct trigram of each row, yielding after every
+ * `rowsPerSlice` rows so that a caller can let other work run in between.
+ */
+function* eachRowTrigram(
   texts: SearchTexts,
   rowCount: number,
+  rowsPerSlice: number,
   visit: (row: number, code: number) => void,
-): void {
+): Generator<void, void> {
   const { joined, starts } = texts;
   const lastRow = new Int32Array(trigramCount).fill(-1);
   for (let row = 0; row < rowCount; row += 1) {
+    if (row > 0 && row % rowsPerSlice === 0) yield;
     const start = starts[row] as number;
     const end = (starts[row + 1] as number) - 1;
     let code = 0;
@@ -53,10 +58,14 @@ function eachRowTrigram(
   }
 }
 
-/** Indexes the texts of a list's `rowCount` rows (two passes: count, then place). */
-export function buildTrigramIndex(texts: SearchTexts, rowCount: number): TrigramIndex {
+/** The steps of indexing `rowCount` rows (two passes: count, then place), in slices of rows. */
+function* indexing(
+  texts: SearchTexts,
+  rowCount: number,
+  rowsPerSlice: number,
+): Generator<void, TrigramIndex> {
   const offsets = new Uint32Array(trigramCount + 1);
-  eachRowTrigram(texts, rowCount, (_row, code) => {
+  yield* eachRowTrigram(texts, rowCount, rowsPerSlice, (_row, code) => {
     offsets[code + 1] = (offsets[code + 1] as number) + 1;
   });
   for (let code = 0; code < trigramCount; code += 1) {
@@ -64,11 +73,36 @@ export function buildTrigramIndex(texts: SearchTexts, rowCount: number): Trigram
   }
   const rows = new Uint32Array(offsets[trigramCount] as number);
   const next = offsets.slice(0, trigramCount);
-  eachRowTrigram(texts, rowCount, (row, code) => {
+  yield* eachRowTrigram(texts, rowCount, rowsPerSlice, (row, code) => {
     rows[next[code] as number] = row;
     next[code] = (next[code] as number) + 1;
   });
   return { offsets, rows };
+}
+
+/** Indexes the texts of a list's `rowCount` rows at once. */
+export function buildTrigramIndex(texts: SearchTexts, rowCount: number): TrigramIndex {
+  const steps = indexing(texts, rowCount, Number.MAX_SAFE_INTEGER);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * As buildTrigramIndex, a slice of rows at a time with `pause` (the next turn of the event loop)
+ * in between: indexing 100,000 apps takes 150–230 ms of CPU, which at once would hold up every
+ * other request of the process for that long.
+ */
+export async function buildTrigramIndexInSlices(
+  texts: SearchTexts,
+  rowCount: number,
+  options: { rowsPerSlice?: number; pause?: () => Promise<void> } = {},
+): Promise<TrigramIndex> {
+  const steps = indexing(texts, rowCount, options.rowsPerSlice ?? 5_000);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    await (options.pause ?? nextTurn)();
+  }
 }
 
 /** About the bytes an index holds. */
