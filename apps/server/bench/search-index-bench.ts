@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { filterList, type OrderedList } from "../src/platform/db/id-list.ts";
 import {
   buildTrigramIndex,
@@ -62,7 +63,7 @@ async function slicedBuild(list: OrderedList, rows: number) {
   await buildTrigramIndexInSlices(list.texts as NonNullable<OrderedList["texts"]>, rows, {
     pause: async () => {
       stretches.push(performance.now() - since);
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       since = performance.now();
     },
   });

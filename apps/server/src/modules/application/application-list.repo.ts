@@ -108,7 +108,7 @@ interface ListedRow {
 
 /**
  * The statement of a page's list records. It is sent as plain SQL and its rows are read by hand:
- * mapping them through the query builder cost more than a tenth of a cold page's time. Int8
+ * mapping them through the query builder cost 7–8 % of the server's time on pages not yet kept. Int8
  * columns come as strings from pg and as bigints from PGlite, hence Number().
  */
 function listedApplicationsSql(organizationId: number, ids: number[]): SQL {
@@ -169,9 +169,14 @@ function listedOf(row: ListedRow) {
  * and its project: all a list record shows of them, in one statement.
  */
 export async function findListedApplications(db: Database, organizationId: number, ids: number[]) {
+  return arrangeByIds(ids, await readListedApplications(db, organizationId, ids));
+}
+
+/** As findListedApplications, in the database's order. */
+async function readListedApplications(db: Database, organizationId: number, ids: number[]) {
   if (ids.length === 0) return [];
   const result = await db.execute(listedApplicationsSql(organizationId, ids));
-  return arrangeByIds(ids, (result as unknown as { rows: ListedRow[] }).rows.map(listedOf));
+  return (result as unknown as { rows: ListedRow[] }).rows.map(listedOf);
 }
 
 /**
@@ -180,7 +185,7 @@ export async function findListedApplications(db: Database, organizationId: numbe
  */
 export function batchedListedApplications(db: Database) {
   return new BatchedReads(async (ids: number[], organizationId: number) => {
-    const rows = await findListedApplications(db, organizationId, ids);
+    const rows = await readListedApplications(db, organizationId, ids);
     return new Map(rows.map((row) => [row.id, row]));
   });
 }

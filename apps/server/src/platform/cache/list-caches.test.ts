@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import type { OrderedList } from "../db/id-list.ts";
 import { SearchTermFolder } from "../db/text-search.ts";
@@ -50,7 +51,7 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 async function waitUntil(done: () => boolean): Promise<void> {
   for (let turn = 0; !done(); turn += 1) {
     if (turn > 1_000) throw new Error("not done in 1,000 turns");
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

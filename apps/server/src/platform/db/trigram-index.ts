@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { SearchTexts } from "./id-list.ts";
 
 /**
@@ -86,8 +87,6 @@ export function buildTrigramIndex(texts: SearchTexts, rowCount: number): Trigram
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * As buildTrigramIndex, a slice of rows at a time with `pause` (the next turn of the event loop)
  * in between: indexing 100,000 apps takes 150–230 ms of CPU, which at once would hold up every
@@ -101,7 +100,7 @@ export async function buildTrigramIndexInSlices(
   const steps = indexing(texts, rowCount, options.rowsPerSlice ?? 5_000);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value;
-    await (options.pause ?? nextTurn)();
+    await (options.pause ? options.pause() : nextTurn());
   }
 }
 
