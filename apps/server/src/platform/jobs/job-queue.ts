@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
@@ -54,12 +55,24 @@ export class JobQueue {
   private started = false;
   /** Batches of jobs this process is running, which stopping waits for. */
   private readonly running = new Set<Promise<unknown>>();
+  /** pg-boss's statements under way; a fetch among them may still hand over jobs (see stop). */
+  private statementsUnderWay = 0;
 
   constructor(
     executor: SqlExecutor,
     private readonly logger: Logger,
   ) {
-    this.boss = new PgBoss({ db: executor, schema: "pgboss", supervise: true, schedule: true });
+    const counted: SqlExecutor = {
+      executeSql: async (text, values) => {
+        this.statementsUnderWay += 1;
+        try {
+          return await executor.executeSql(text, values);
+        } finally {
+          this.statementsUnderWay -= 1;
+        }
+      },
+    };
+    this.boss = new PgBoss({ db: counted, schema: "pgboss", supervise: true, schedule: true });
     this.boss.on("error", (error) => this.logger.error({ err: error }, "job queue error"));
   }
 
@@ -163,21 +176,28 @@ export class JobQueue {
   /**
    * Stops taking jobs and gives those running up to twice `timeoutMs` to end. pg-boss stops
    * waiting at its timeout (at least a second) and fails what still runs, while a handler still
-   * running would then meet a closed database: so the batches still running get as long again,
-   * and a turn of the event loop for pg-boss to send their outcome.
+   * running would then meet a closed database: so the batches still running get as long again.
+   *
+   * pg-boss also counts as running only the jobs a worker holds: a fetch still under way when it
+   * stops hands its jobs over afterwards, and its completion and failure writes are not awaited.
+   * So the wait lasts until no pg-boss statement is under way and no batch runs, with a turn of
+   * the event loop between for a fetched batch to start; otherwise those would meet a closed pool.
    */
   async stop(timeoutMs: number): Promise<void> {
     if (!this.started) return;
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: timeoutMs });
     this.started = false;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.running]),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    await new Promise((resolve) => setImmediate(resolve));
+    const deadline = Date.now() + timeoutMs;
+    do {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.running]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, this.running.size > 0 ? deadline - Date.now() : 10);
+        }),
+      ]);
+      clearTimeout(timer);
+      await setImmediate();
+    } while ((this.running.size > 0 || this.statementsUnderWay > 0) && Date.now() < deadline);
   }
 }
