@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageJson, pageParams, toPage } from "./pagination.ts";
+import { pageBytes, pageJson, pageParams, toPage } from "./pagination.ts";
 
 describe("pagination", () => {
   it("bounds the page size and computes the offset", () => {
@@ -37,5 +37,17 @@ describe("pageJson", () => {
       results: [{ id: 1, title: "Café" }, { id: 2 }],
     });
     expect(JSON.parse(pageJson({ ...page, results: [] }, []))).toEqual({ ...page, results: [] });
+  });
+});
+
+describe("pageBytes", () => {
+  it("makes the same page as UTF-8 bytes, from records kept as bytes or as text", () => {
+    const page = { count: 3, next: "http://x/?page=2", previous: null, results: [] };
+    const records = [Buffer.from(JSON.stringify({ id: 1, title: "Café" })), JSON.stringify({ id: 2 })];
+    const bytes = pageBytes(page, records);
+    expect(bytes.toString()).toBe(pageJson(page, records.map(String)));
+    expect(JSON.parse(bytes.toString()).results).toEqual([{ id: 1, title: "Café" }, { id: 2 }]);
+    expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+    expect(JSON.parse(pageBytes(page, []).toString())).toEqual(page);
   });
 });

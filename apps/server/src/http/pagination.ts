@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { keptBytes } from "../platform/cache/kept-bytes.ts";
 
 export const maxPageSize = 100;
 
@@ -75,11 +76,26 @@ export function pageJson(page: Page<unknown>, resultsJson: string[]): string {
   return `${frame.slice(0, -2)}${resultsJson.join(",")}]}`;
 }
 
+const comma = Buffer.from(",");
+const closing = Buffer.from("]}");
+
+/** As pageJson, as UTF-8 bytes of its own, for pages kept in a cache (see keptBytes). */
+export function pageBytes(page: Page<unknown>, results: ReadonlyArray<string | Buffer>): Buffer {
+  const frame = JSON.stringify({ ...page, results: [] });
+  const parts: Buffer[] = [Buffer.from(frame.slice(0, -2))];
+  for (const [index, record] of results.entries()) {
+    if (index > 0) parts.push(comma);
+    parts.push(typeof record === "string" ? Buffer.from(record) : record);
+  }
+  parts.push(closing);
+  return keptBytes(parts);
+}
+
 /**
  * Sends JSON already serialized (pageJson, a cached page) as it is: its records were shaped by
  * their schema when they were made, so the response schema does not check them again.
  */
-export function sendJson(reply: FastifyReply, json: string) {
+export function sendJson(reply: FastifyReply, json: string | Buffer) {
   return reply
     .type("application/json; charset=utf-8")
     .serializer((payload: unknown) => payload as string)

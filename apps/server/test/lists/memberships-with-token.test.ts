@@ -179,8 +179,9 @@ describe("memberships read with the token", () => {
     const [ownerCaller, testerCaller] = await Promise.all([callerOf(owner.token), callerOf(tester.token)]);
     statements.length = 0;
     const page = { page: 1, pageSize: 20, offset: 0 };
-    const render = (listed: { count: number; results: string[] }) => `[${listed.results.join(",")}]`;
-    const ids = (json: string) => JSON.parse(json).map((row: { id: number }) => row.id);
+    const render = (listed: { count: number; results: string[] }) =>
+      Buffer.from(`[${listed.results.join(",")}]`);
+    const ids = (json: Buffer) => JSON.parse(json.toString()).map((row: { id: number }) => row.id);
     const pages = await Promise.all([
       ...apps.map((app) =>
         t.services.applicationQueries.listBuildsJson(ownerCaller, app.id, page, `${app.id}`, render),

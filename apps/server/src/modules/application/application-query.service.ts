@@ -3,6 +3,7 @@ import type { AppLink, ApplicationDetail, MyAppRole, Version } from "@tarmac/con
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { keptBytes } from "../../platform/cache/kept-bytes.ts";
 import {
   keptRecords,
   type ListCaches,
@@ -52,8 +53,8 @@ export class ApplicationQueryService {
       core: ApplicationService;
       presenter: ApplicationPresenter;
       appLogs: AppLogService;
-      /** Serialized list pages, valid while the organization's catalog version holds. */
-      cache: GenerationCache;
+      /** Serialized list pages (UTF-8), valid while the organization's catalog version holds. */
+      cache: GenerationCache<Buffer>;
       /**
        * Each list's ids in order (every app an organization's filter keeps, with their search
        * texts; an app's builds), per catalog version: any page is a slice, the count is the
@@ -61,8 +62,8 @@ export class ApplicationQueryService {
        * search reads the catalog again until it changes.
        */
       lists: ListCaches;
-      /** Apps as list records, per catalog version and viewer role (see recordsOf). */
-      records: GenerationCache<string>;
+      /** Apps as list records (UTF-8 JSON), per catalog version and viewer role (see recordsOf). */
+      records: GenerationCache<Buffer>;
     },
   ) {
     this.listedApplications = batchedListedApplications(deps.db);
@@ -80,8 +81,8 @@ export class ApplicationQueryService {
     params: PageParams,
     options: { installable: boolean; pageKey: string },
     /** `results` holds each record already serialized, to be spliced in as they are. */
-    render: (page: { count: number; results: string[] }) => string,
-  ): Promise<string> {
+    render: (page: { count: number; results: Buffer[] }) => Buffer,
+  ): Promise<Buffer> {
     const userId = userIdOf(caller);
     const member =
       query.org !== undefined
@@ -104,8 +105,8 @@ export class ApplicationQueryService {
     params: PageParams,
     pageKey: string,
     /** `results` holds each build's record already serialized. */
-    render: (page: { count: number; results: string[] }) => string,
-  ): Promise<string> {
+    render: (page: { count: number; results: string[] }) => Buffer,
+  ): Promise<Buffer> {
     const { app, member, whole } = await this.accessibleAppWithBuilds(caller, appId);
     const onlyReleased = seesOnlyReleasedBuilds(member.role);
     const generation = member.catalogVersion;
@@ -153,7 +154,7 @@ export class ApplicationQueryService {
     query: ApplicationListQuery,
     params: PageParams,
     options: { installable: boolean },
-  ): Promise<{ count: number; results: string[] }> {
+  ): Promise<{ count: number; results: Buffer[] }> {
     const filter = {
       organizationId: member.organizationId,
       memberUserId: isAdminRole(member.role) ? undefined : userId,
@@ -199,7 +200,7 @@ export class ApplicationQueryService {
     member: { organizationId: number; role: number; catalogVersion: number },
     ids: number[],
     readAhead: number[],
-  ): Promise<string[]> {
+  ): Promise<Buffer[]> {
     // List records leave previous_versions empty: five builds per app would make a page five
     // times heavier, and the builds list pages them anyway.
     const options = { previousVersions: false };
@@ -221,7 +222,7 @@ export class ApplicationQueryService {
           undefined,
           { ...options, currentBuilds, projects },
         );
-        return listed.map((row, index) => ({ id: row.id, record: records[index] as string }));
+        return listed.map((row, index) => ({ id: row.id, record: keptBytes(records[index] as string) }));
       },
       readAhead,
     );

@@ -64,14 +64,14 @@ export function createApplicationModule(
     presenter,
     appLogs,
     // A minute at most, well inside the lifetime of the signed URLs the pages carry.
-    cache: new GenerationCache({
+    cache: new GenerationCache<Buffer>({
       maxEntries: 2000,
       maxAgeMs: Math.min(60, config.SIGNED_URL_TTL_SECONDS / 4) * 1000,
     }),
     lists: platform.lists,
     // Serialized app records (about 1.5 KB each): 160 MiB holds 100,000 apps. They carry signed
     // links, so they age like the pages.
-    records: new GenerationCache<string>({
+    records: new GenerationCache<Buffer>({
       maxEntries: 200_000,
       maxAgeMs: Math.min(60, config.SIGNED_URL_TTL_SECONDS / 4) * 1000,
       maxWeight: 160 * 1024 * 1024,

@@ -17,7 +17,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
-import { pageJson, pageParams, sendJson, toPage } from "../../http/pagination.ts";
+import { pageBytes, pageParams, sendJson, toPage } from "../../http/pagination.ts";
 import type { ApplicationDeletionService } from "./application-deletion.service.ts";
 import type { ApplicationPorts } from "./application-ports.ts";
 import type { ApplicationQueryService } from "./application-query.service.ts";
@@ -78,7 +78,8 @@ export function registerApplicationRoutes(
           request.query,
           params,
           { installable, pageKey: request.url },
-          (page) => pageJson(toPage(request, deps.publicUrl, params, page.count, page.results), page.results),
+          (page) =>
+            pageBytes(toPage(request, deps.publicUrl, params, page.count, page.results), page.results),
         );
         return sendJson(reply, json);
       },
@@ -228,7 +229,7 @@ export function registerApplicationRoutes(
         request.params.id,
         params,
         request.url,
-        (page) => pageJson(toPage(request, deps.publicUrl, params, page.count, page.results), page.results),
+        (page) => pageBytes(toPage(request, deps.publicUrl, params, page.count, page.results), page.results),
       );
       return sendJson(reply, json);
     },

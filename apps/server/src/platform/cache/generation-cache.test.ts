@@ -57,6 +57,16 @@ describe("GenerationCache limits and concurrent builds", () => {
     expect(cache.get("c", 1)).toEqual([6]);
   });
 
+  it("weighs bytes by their size, not their count", () => {
+    const cache = new GenerationCache<Buffer>({ maxEntries: 10, maxAgeMs: 1000, maxWeight: 10 });
+    cache.set("a", 1, Buffer.from("ééé")); // 6 bytes
+    cache.set("b", 1, Buffer.from("abcd"));
+    expect(cache.get("a", 1)?.toString()).toBe("ééé");
+    cache.set("c", 1, Buffer.from("x"));
+    expect(cache.get("b", 1)).toBeUndefined();
+    expect(cache.get("a", 1)?.toString()).toBe("ééé");
+  });
+
   it("runs one build for concurrent misses of a key and generation", async () => {
     const cache = new GenerationCache({ maxEntries: 2, maxAgeMs: 1000 });
     let builds = 0;

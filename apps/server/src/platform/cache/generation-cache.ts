@@ -19,7 +19,7 @@ export class GenerationCache<V = string> {
     private readonly options: {
       maxEntries: number;
       maxAgeMs: number;
-      /** Defaults to the string length (about its size in bytes) or 1. */
+      /** Defaults to a string's length (about its size in bytes), a Buffer's size, or 1. */
       weigh?: (value: V) => number;
       maxWeight?: number;
       now?: () => number;
@@ -32,7 +32,8 @@ export class GenerationCache<V = string> {
 
   private weigh(value: V): number {
     if (this.options.weigh) return this.options.weigh(value);
-    return typeof value === "string" ? value.length : 1;
+    if (typeof value === "string") return value.length;
+    return Buffer.isBuffer(value) ? value.byteLength : 1;
   }
 
   private remove(key: string): void {
