@@ -31,23 +31,35 @@ export function createListCaches(db: Database): ListCaches {
 const indexedFromCharacters = 200_000;
 
 /**
- * The list with a trigram index of its texts when they are long and the index is built. The
- * index is built once per generation, in slices between other requests' work; until it is kept,
- * searches scan every text (about 4 ms a term at 100,000 apps), which finds the same rows.
+ * The list with a trigram index of its texts when they are long. The index is built once per
+ * generation, in slices between other requests' work. The search that starts the build answers
+ * by a scan of every text (about 4 ms a term at 100,000 apps), which finds the same rows; the
+ * searches that arrive while it is built wait for it. Under load, a scan each piled up: 32
+ * searches at once took more than 100 ms of the process's time per round, and stretched the
+ * build, whose slices wait their turn, over seconds.
  */
-function searchable(caches: ListCaches, key: string, generation: number, list: OrderedList): OrderedList {
+async function searchable(
+  caches: ListCaches,
+  key: string,
+  generation: number,
+  list: OrderedList,
+): Promise<OrderedList> {
   const { texts } = list;
   if (!texts || texts.joined.length < indexedFromCharacters) return list;
   const indexedKey = `${key} trigrams`;
   const indexed = caches.positions.get(indexedKey, generation);
   if (indexed) return indexed;
-  caches.positions
-    .getOrBuild(indexedKey, generation, async () => ({
-      ...list,
-      index: await buildTrigramIndexInSlices(texts, list.ids.length),
-    }))
-    .catch(() => undefined);
-  return list;
+  let startedHere = false;
+  const building = caches.positions.getOrBuild(indexedKey, generation, async () => {
+    startedHere = true;
+    return { ...list, index: await buildTrigramIndexInSlices(texts, list.ids.length) };
+  });
+  // getOrBuild calls the build at once when none is under way.
+  if (startedHere) {
+    building.catch(() => undefined);
+    return list;
+  }
+  return building.catch(() => list);
 }
 
 /** A list kept per generation: `load` reads it with its search texts. */
@@ -91,7 +103,7 @@ async function found(caches: ListCaches, list: KeptList, search: string): Promis
   // Searches are kept under keys of their own shape, so no term can name another entry.
   return caches.positions.getOrBuild(`${list.key} search:${folded}`, list.generation, async () => {
     const all = await caches.positions.getOrBuild(list.key, list.generation, list.load);
-    return filterList(searchable(caches, list.key, list.generation, all), folded);
+    return filterList(await searchable(caches, list.key, list.generation, all), folded);
   });
 }
 
