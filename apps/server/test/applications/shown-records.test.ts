@@ -1,7 +1,9 @@
+import type { ApplicationRecord } from "@tarmac/contracts";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApplicationRow, VersionRow } from "../../src/modules/application/application.repo.ts";
 import { applications, versions } from "../../src/modules/application/application.tables.ts";
+import type { MemberContext } from "../../src/modules/organization/membership.service.ts";
 import { addProjectMember, createApp, createProject, createVersion } from "../helpers/app-factories.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
@@ -247,16 +249,24 @@ describe("records rendered by the database", () => {
   it("lists each app with the record the presenter makes of it, but for its previous builds", async () => {
     const { organization, owner } = await createOrganization(t);
     const member = await addMember(t, organization.id, 4);
-    const project = await createProject(t, organization.id, "Ferry Line");
+    // A title that JSON must escape, for the fields the database writes into list records.
+    const project = await createProject(t, organization.id, 'Ferry "Line" \\ Zürich\t');
     const android = await createApp(t, organization.id, {
       projectId: project.id,
       title: "Ferry",
       appType: 1,
     });
-    await createApp(t, organization.id, { projectId: project.id, title: "Ferry iOS", appType: 0 });
+    const ios = await createApp(t, organization.id, {
+      projectId: project.id,
+      title: "Ferry iOS",
+      appType: 0,
+    });
     await addProjectMember(t, project.id, member.user.id);
     await createVersion(t, android, { uploadedBy: owner.user.id, withIcon: true, version: "1.0" });
     await createVersion(t, android, { uploadedBy: member.user.id, withIcon: true, version: "1.1" });
+    // A build no one is recorded as uploading, and an app of its own project without builds.
+    await createVersion(t, ios, { version: "2.0" });
+    const alone = await createApp(t, organization.id, { title: "Ferry Alone", appType: 1 });
     const updated = await t.app.inject({
       method: "PATCH",
       url: `/api/applications/${android.id}/`,
@@ -264,20 +274,29 @@ describe("records rendered by the database", () => {
       payload: { slack_webhook: "https://hooks.slack.com/services/T0/B0/ferry" },
     });
     expect(updated.statusCode).toBe(200);
-    const listed = await t.app.inject({
-      url: `/api/applications/?org=${organization.id}&title=ferry`,
-      headers: authHeader(owner.token),
-    });
-    expect(listed.statusCode).toBe(200);
-    const record = listed.json().results.find((row: { id: number }) => row.id === android.id);
-    const presented = await t.services.applications.getRecord(organization.id, android.id);
     // Signed links carry their moment; the rest must be the same, field for field.
     const withoutLinks = (value: unknown) =>
       JSON.parse(JSON.stringify(value), (key, field) =>
         key === "icon" || key === "download_url" ? typeof field : field,
       );
-    expect(withoutLinks(record)).toEqual(withoutLinks({ ...presented, previous_versions: [] }));
-    expect(record.current_version.uploaded_by).toEqual({
+    const listedFor = async (token: string, role: number) => {
+      const listed = await t.app.inject({
+        url: `/api/applications/?org=${organization.id}&title=ferry`,
+        headers: authHeader(token),
+      });
+      expect(listed.statusCode).toBe(200);
+      const records = listed.json().results as Array<{ id: number }>;
+      for (const app of role === 1 ? [android, ios, alone] : [android, ios]) {
+        const record = records.find((row) => row.id === app.id);
+        const row = await read<ApplicationRow>(applications, app.id);
+        const presented = await t.services.applications.presentApp(row, { role } as MemberContext);
+        expect(withoutLinks(record)).toEqual(withoutLinks({ ...presented, previous_versions: [] }));
+      }
+      return records;
+    };
+    const records = await listedFor(owner.token, 1);
+    const record = records.find((row) => row.id === android.id) as ApplicationRecord;
+    expect(record.current_version?.uploaded_by).toEqual({
       id: member.user.id,
       email: member.user.email,
       first_name: member.user.firstName,
@@ -285,7 +304,26 @@ describe("records rendered by the database", () => {
     });
     expect(record.slack_webhook).toBe("https://hooks.slack.com/services/T0/B0/ferry");
     expect(record.users).toEqual([member.user.id]);
-    expect(record.other_platform).toMatchObject([{ title: "Ferry iOS", app_type: 0 }]);
-    expect(record.current_version.icon).toMatch(/^http/);
+    expect(record.project_title).toBe('Ferry "Line" \\ Zürich\t');
+    expect(record.other_platform).toMatchObject([{ id: ios.id, title: "Ferry iOS", app_type: 0 }]);
+    expect(record.base_app).toBe(android.id);
+    expect(record.current_version?.icon).toMatch(/^http/);
+    expect(records.find((row) => row.id === ios.id)).toMatchObject({
+      new_version: "2.0",
+      base_app: android.id,
+      current_version: { uploaded_by: null, title: "Ferry iOS", app_type: 0 },
+    });
+    expect(records.find((row) => row.id === alone.id)).toMatchObject({
+      new_version: "",
+      base_app: alone.id,
+      users: [],
+      other_platform: [],
+      icon: null,
+      current_version: null,
+    });
+    // A member sees the apps of the projects they are in, without the webhook.
+    const seen = await listedFor(member.token, 4);
+    expect(seen.map((row) => row.id).sort()).toEqual([android.id, ios.id].sort());
+    expect(seen.find((row) => row.id === android.id)).toMatchObject({ slack_webhook: "" });
   });
 });
