@@ -71,9 +71,13 @@ export function listAsPage<T>(
  * they are instead of being parsed and stringified again.
  */
 export function pageJson(page: Page<unknown>, resultsJson: string[]): string {
-  const frame = JSON.stringify({ ...page, results: [] });
+  return `${pageOpening(page)}${resultsJson.join(",")}]}`;
+}
+
+/** The page's JSON up to its results' opening bracket: the records and `]}` follow it. */
+function pageOpening(page: Page<unknown>): string {
   // The frame ends with `"results":[]}`: the records go between the brackets.
-  return `${frame.slice(0, -2)}${resultsJson.join(",")}]}`;
+  return JSON.stringify({ ...page, results: [] }).slice(0, -2);
 }
 
 const comma = Buffer.from(",");
@@ -81,8 +85,7 @@ const closing = Buffer.from("]}");
 
 /** As pageJson, as UTF-8 bytes of its own, for pages kept in a cache (see keptBytes). */
 export function pageBytes(page: Page<unknown>, results: ReadonlyArray<string | Buffer>): Buffer {
-  const frame = JSON.stringify({ ...page, results: [] });
-  const parts: Buffer[] = [Buffer.from(frame.slice(0, -2))];
+  const parts: Buffer[] = [Buffer.from(pageOpening(page))];
   for (const [index, record] of results.entries()) {
     if (index > 0) parts.push(comma);
     parts.push(typeof record === "string" ? Buffer.from(record) : record);

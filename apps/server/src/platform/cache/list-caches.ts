@@ -46,15 +46,12 @@ async function searchable(
 ): Promise<OrderedList> {
   const { texts } = list;
   if (!texts || texts.joined.length < indexedFromCharacters) return list;
-  const indexedKey = `${key} trigrams`;
-  const indexed = caches.positions.get(indexedKey, generation);
-  if (indexed) return indexed;
   let startedHere = false;
-  const building = caches.positions.getOrBuild(indexedKey, generation, async () => {
+  const building = caches.positions.getOrBuild(`${key} trigrams`, generation, async () => {
     startedHere = true;
     return { ...list, index: await buildTrigramIndexInSlices(texts, list.ids.length) };
   });
-  // getOrBuild calls the build at once when none is under way.
+  // getOrBuild answers a kept index, joins a build under way, or calls the build at once.
   if (startedHere) {
     building.catch(() => undefined);
     return list;

@@ -1,4 +1,4 @@
-import { setImmediate } from "node:timers/promises";
+import { setTimeout as delay, setImmediate } from "node:timers/promises";
 import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
@@ -189,14 +189,9 @@ export class JobQueue {
     this.started = false;
     const deadline = Date.now() + timeoutMs;
     do {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...this.running]),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, this.running.size > 0 ? deadline - Date.now() : 10);
-        }),
-      ]);
-      clearTimeout(timer);
+      // An unreferenced timer: one left behind by a batch that ended first holds nothing open.
+      const waitMs = this.running.size > 0 ? deadline - Date.now() : 10;
+      await Promise.race([Promise.allSettled([...this.running]), delay(waitMs, undefined, { ref: false })]);
       await setImmediate();
     } while ((this.running.size > 0 || this.statementsUnderWay > 0) && Date.now() < deadline);
   }
