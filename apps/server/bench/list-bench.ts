@@ -13,6 +13,7 @@ interface Seeded {
   token: string;
   organizationId: number;
   testerAppId: number;
+  projectId: number;
   seedSeconds: number;
   appIds: number[];
   appTexts: string[];
@@ -109,8 +110,9 @@ export interface ListBenchOptions {
 
 /**
  * Seeds one large organization, starts the server on it and loads each list with `clients`
- * clients: the first 50 pages and any page of the apps list, title searches, a random app's
- * builds, testers, staff and team searches.
+ * clients: the first 50 pages and any page of the apps list and of the installable apps, title
+ * searches, a random app's builds, testers, staff, project members (every member in one
+ * project), the people picker and team searches.
  */
 export async function runListBench(databaseUrl: string | undefined, options: ListBenchOptions) {
   const dataDir = mkdtempSync(join(tmpdir(), "tarmac-bench-list-"));
@@ -160,11 +162,18 @@ export async function runListBench(databaseUrl: string | undefined, options: Lis
       "apps list, any page": anyPage,
       "apps list, ?title= search": () =>
         `${api()}/applications/?org=${org}&title=${searchTerm(seeded.appTexts)}`,
+      "installable apps list, any page": () =>
+        `${api()}/m/applications/?org=${org}&page=${randomInt(1, lastPage)}`,
       "builds list of a random app": () => `${api()}/applications/${pick(seeded.appIds)}/builds/?page=1`,
       "testers search": () =>
         `${api()}/testers/?app=${seeded.testerAppId}&search=${searchTerm(seeded.testerTexts)}`,
       "staff search": () => `${api()}/orgs-users/?org=${org}&search=${searchTerm(seeded.staffTexts)}`,
       "staff list, any page": () => `${api()}/usersinorgs/?org=${org}&page=${randomInt(1, 100)}`,
+      "staff list, ?s= search": () => `${api()}/usersinorgs/?org=${org}&s=${searchTerm(seeded.staffTexts)}`,
+      "project members search": () =>
+        `${api()}/usersinproject/?project=${seeded.projectId}&search=${searchTerm(seeded.staffTexts)}`,
+      "people picker search": () =>
+        `${api()}/teams-users-search/?org=${org}&s=${searchTerm(seeded.staffTexts)}`,
       "teams search": () =>
         `${api()}/teams/?org=${org}&s=${searchTerm(["Café", "Nova", "Zürich", "team 1"])}`,
       // The least a request costs on this machine in this run (no database), measured last when

@@ -1,6 +1,6 @@
 /**
  * Seeds a bench database with one large organization (see seedLargeOrganization: APPS apps,
- * VERSIONS_PER_APP versions each, STAFF members, TEAMS teams, TESTERS testers on one app). Prints
+ * VERSIONS_PER_APP versions each, STAFF members, TEAMS teams, TESTERS testers on one app, and every member in that app's project). Prints
  * the ids, samples to search for and the seed time as JSON. Runs as its own process because the embedded database
  * admits one process at a time.
  */
@@ -23,6 +23,15 @@ try {
     testers: Number(process.env.TESTERS ?? 5_000),
   });
   const { token, organizationId, testerAppId } = seeded;
+  // Every member works on the first app's project, so its members list is as long as the staff.
+  const project = await run(
+    `insert into project_members (project_id, user_id, role, is_access_all_envs, access_envs)
+     select a.project_id, m.user_id, 5, true, '{}' from memberships m
+     join applications a on a.id = $2 where m.organization_id = $1 and m.role > 1
+     returning project_id`,
+    [organizationId, testerAppId],
+  );
+  const projectId = Number(project.rows[0]?.project_id);
   const seedSeconds = (performance.now() - started) / 1000;
   // The steady state of a large catalog: vacuumed and analysed, so that no background vacuum of
   // the freshly inserted rows competes with the measurement for the machine.
@@ -46,6 +55,7 @@ try {
       token,
       organizationId,
       testerAppId,
+      projectId,
       seedSeconds,
       appIds: appIds.rows.map((row) => Number(row.id)),
       appTexts: sample.rows.flatMap((row) => [String(row.title), String(row.bundle_id)]),
