@@ -5,6 +5,7 @@ import { addProjectMember, createApp, createProject, createVersion } from "../he
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
 import {
+  projectMembers,
   projects,
   teamMembers,
   testerGroupMembers,
@@ -138,6 +139,58 @@ describe("searching the lists", () => {
     await createTeam(t, organizationId, [], "Équipe Zürich");
     const teams = await get(`/api/teams/?org=${organizationId}&s=equipe zur`);
     expect(teams.results.map((row) => row.title)).toEqual(["Équipe Zürich"]);
+  });
+
+  it("finds a project's members and the people picker's by folded names, as they change", async () => {
+    const { organization, owner: admin } = await createOrganization(t);
+    const app = await createApp(t, organization.id, { title: "Picker", projectTitle: "Picker" });
+    const person = async (email: string, firstName: string, lastName: string) => {
+      const member = await createUserWithToken(t, { email });
+      await t.database.db.update(users).set({ firstName, lastName }).where(eq(users.id, member.user.id));
+      await addMember(t, organization.id, 3, member);
+      return member.user.id;
+    };
+    const zoe = await person("zoe@picker.test", "Zoë", "Nørgaard");
+    const ines = await person("ines@picker.test", "Inès", "Dubois");
+    await addProjectMember(t, app.projectId, zoe);
+    const asAdmin = async (url: string) => {
+      const response = await t.app.inject({ url, headers: authHeader(admin.token) });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+    const members = async (search: string) =>
+      (
+        await asAdmin(`/api/usersinproject/?project=${app.projectId}&search=${encodeURIComponent(search)}`)
+      ).results.map((row: { email: string; role: number }) => `${row.email} ${row.role}`);
+    const picker = async (search: string) => {
+      const found = await asAdmin(
+        `/api/teams-users-search/?org=${organization.id}&s=${encodeURIComponent(search)}`,
+      );
+      return [
+        ...found.teams.map((team: { title: string }) => team.title),
+        ...found.users.map((user: { email: string }) => user.email),
+      ];
+    };
+
+    expect(await members("zoe norgaard")).toEqual(["zoe@picker.test 3"]);
+    expect(await members("NØRG")).toEqual(["zoe@picker.test 3"]);
+    expect(await members("ines")).toEqual([]);
+    expect(await picker("ines dub")).toEqual(["ines@picker.test"]);
+    expect(await picker("picker.test")).toEqual(["ines@picker.test", "zoe@picker.test"]);
+
+    // Lists are kept per directory version: what changes shows at the next request.
+    await addProjectMember(t, app.projectId, ines, { role: 5 });
+    expect(await members("picker.test")).toEqual(["ines@picker.test 5", "zoe@picker.test 3"]);
+    await t.database.db.update(users).set({ lastName: "Weiß" }).where(eq(users.id, zoe));
+    expect(await members("norgaard")).toEqual([]);
+    expect(await members("zoe weiss")).toEqual(["zoe@picker.test 3"]);
+    expect(await picker("weiss")).toEqual(["zoe@picker.test"]);
+    await t.database.db.update(projectMembers).set({ role: 4 }).where(eq(projectMembers.userId, zoe));
+    expect(await members("zoe")).toEqual(["zoe@picker.test 4"]);
+    await t.database.db.delete(projectMembers).where(eq(projectMembers.userId, ines));
+    expect(await members("picker.test")).toEqual(["zoe@picker.test 4"]);
+    await createTeam(t, organization.id, [], "Équipe Weißwurst");
+    expect(await picker("WEISS")).toEqual(["Équipe Weißwurst", "zoe@picker.test"]);
   });
 
   it("shows a tester's groups and a member's teams as they change, though pages are kept", async () => {

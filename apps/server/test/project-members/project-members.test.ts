@@ -1,9 +1,10 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertUser } from "../../src/modules/users/users.repo.ts";
 import { addProjectMember, createApp, createVersion } from "../helpers/app-factories.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
-import { memberships } from "../helpers/tables.ts";
+import { memberships, projectMembers, users } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 describe("project members", () => {
@@ -184,6 +185,42 @@ describe("project members", () => {
     const url = `/api/applications/${app.id}/project_combined_users/`;
     expect((await t.app.inject({ url, headers: as(manager) })).statusCode).toBe(200);
     expect((await t.app.inject({ url, headers: as(stranger.owner) })).statusCode).toBe(404);
+  });
+
+  it("shows changes to the combined list at the next request, though it is kept", async () => {
+    const url = `/api/applications/${app.id}/project_combined_users/?page_size=100`;
+    const entryOf = async (userId: number) => {
+      const response = await t.app.inject({ url, headers: as(admin) });
+      expect(response.statusCode).toBe(200);
+      const results: Array<Record<string, unknown>> = response.json().results;
+      return results.find((row) => row.user === userId);
+    };
+    const newcomer = await addMember(t, org.organization.id, 5);
+    expect(await entryOf(newcomer.user.id)).toBeUndefined();
+    await addProjectMember(t, app.projectId, newcomer.user.id, { role: 5 });
+    expect(await entryOf(newcomer.user.id)).toMatchObject({ is_admin: false, org_role: 5, role: 5 });
+    await t.database.db.update(users).set({ firstName: "Renée" }).where(eq(users.id, newcomer.user.id));
+    expect(await entryOf(newcomer.user.id)).toMatchObject({ first_name: "Renée" });
+    const projectMembership = (await entryOf(newcomer.user.id))?.id;
+    await t.database.db
+      .update(memberships)
+      .set({ role: 2 })
+      .where(
+        and(eq(memberships.userId, newcomer.user.id), eq(memberships.organizationId, org.organization.id)),
+      );
+    expect(await entryOf(newcomer.user.id)).toMatchObject({
+      id: projectMembership,
+      is_admin: true,
+      org_role: 2,
+    });
+    await t.database.db.delete(projectMembers).where(eq(projectMembers.userId, newcomer.user.id));
+    expect(await entryOf(newcomer.user.id)).toMatchObject({ id: null, is_admin: true });
+    await t.database.db
+      .delete(memberships)
+      .where(
+        and(eq(memberships.userId, newcomer.user.id), eq(memberships.organizationId, org.organization.id)),
+      );
+    expect(await entryOf(newcomer.user.id)).toBeUndefined();
   });
 
   it("hides the builds of an environment the membership does not cover", async () => {

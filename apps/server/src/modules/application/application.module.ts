@@ -91,6 +91,7 @@ export function createApplicationModule(
   const projectMembers = new ProjectMemberService({
     db,
     membership,
+    lists: platform.lists,
     organizations: deps.organizations,
     apps: applications,
     accounts: deps.accounts,

@@ -5,11 +5,12 @@
  */
 import type { ApplicationRecord, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { CatalogRows } from "../../platform/cache/catalog-rows.ts";
 import { type IdentityCache, keptUnlessInTransaction } from "../../platform/cache/identity-cache.ts";
 import type { Database } from "../../platform/db/client.ts";
 import {
   type Caller,
+  carried,
   type MemberContext,
   type MembershipService,
   userIdOf,
@@ -71,10 +72,7 @@ export class ApplicationService {
    * the same version (read with its token) uses the row without a statement, in every process
    * and with PostgreSQL too.
    */
-  private readonly appRows = new GenerationCache<{ app: ApplicationRow; catalogVersion: number }>({
-    maxEntries: 50_000,
-    maxAgeMs: 10 * 60_000,
-  });
+  private readonly appRows = new CatalogRows<ApplicationRow>();
 
   constructor(protected readonly deps: ApplicationServiceDeps) {}
 
@@ -91,18 +89,7 @@ export class ApplicationService {
     const read = { db, root: this.deps.db };
     const load = () =>
       keptUnlessInTransaction(this.deps.identity, read, `app ${appId}`, () => readRow(db, appId));
-    const carried = typeof caller === "number" || db !== this.deps.db ? undefined : caller.memberships;
-    if (!carried) return load();
-    const versionIn = (organizationId: number) =>
-      carried.find((membership) => membership.organizationId === organizationId)?.catalogVersion;
-    const key = `app ${appId}`;
-    const kept = this.appRows.get(key, 0);
-    if (kept && versionIn(kept.app.organizationId) === kept.catalogVersion) return kept.app;
-    const app = await load();
-    // The version the token read came before this row was read: the row is at least that new.
-    const catalogVersion = app ? versionIn(app.organizationId) : undefined;
-    if (app && catalogVersion !== undefined) this.appRows.set(key, 0, { app, catalogVersion });
-    return app;
+    return this.appRows.get(`app ${appId}`, carried(caller, db, this.deps.db), load);
   }
 
   /** The app with the caller's membership; 404 when absent or invisible, 403 when not allowed. */

@@ -1,10 +1,12 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
+import { type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
+import { userDirectory } from "../users/users.views.ts";
 import { projectMembers, projects } from "./application.tables.ts";
 
 export type ProjectMemberRow = typeof projectMembers.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
 
 const memberView = {
   id: projectMembers.id,
@@ -39,26 +41,30 @@ export async function findProjectMemberByUser(db: Database, projectId: number, u
   return row ?? null;
 }
 
-export async function listProjectMembers(
-  db: Database,
-  projectId: number,
-  search: string | undefined,
-  page?: { offset: number; limit: number },
-) {
-  const where = and(eq(projectMembers.projectId, projectId), userDirectoryMatches(search));
-  const [total] = await db
-    .select({ n: count() })
-    .from(projectMembers)
-    .innerJoin(userDirectory, eq(userDirectory.userId, projectMembers.userId))
-    .where(where);
-  const query = db
+/** Every member of the project, by address. */
+export function listProjectMembers(db: Database, projectId: number) {
+  return db
     .select(memberView)
     .from(projectMembers)
     .innerJoin(userDirectory, eq(userDirectory.userId, projectMembers.userId))
-    .where(where)
+    .where(eq(projectMembers.projectId, projectId))
     .orderBy(asc(userDirectory.email), asc(projectMembers.id));
-  const rows = page ? await query.offset(page.offset).limit(page.limit) : await query;
-  return { count: total?.n ?? 0, rows };
+}
+
+/**
+ * A project's members in list order (address, then id) with each person's folded search text:
+ * kept per directory version, pages, counts and searches come from it.
+ */
+export function listProjectMemberSearchTexts(db: Database, projectId: number): Promise<OrderedList> {
+  return selectSearchableList(
+    db,
+    db
+      .select({ id: projectMembers.id, search: sql<string>`${userDirectory.searchText}`.as("search") })
+      .from(projectMembers)
+      .innerJoin(userDirectory, eq(userDirectory.userId, projectMembers.userId))
+      .where(eq(projectMembers.projectId, projectId))
+      .orderBy(asc(userDirectory.email), asc(projectMembers.id)),
+  );
 }
 
 export async function findProjectMemberViews(db: Database, ids: number[]) {

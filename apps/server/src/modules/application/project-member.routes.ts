@@ -40,14 +40,14 @@ export function registerProjectMemberRoutes(
       },
     },
     async (request) => {
-      const { userId } = requireActiveActor(request);
+      const actor = requireActiveActor(request);
       if (request.query.resend) {
         // It sends mail and voids the earlier link: a cross-site page must not trigger it.
         requireXsrfForCookieAuth(request);
-        return members.resendInvitation(userId, request.query);
+        return members.resendInvitation(actor.userId, request.query);
       }
       const params = pageParams(request.query, 20);
-      const page = await members.list(userId, request.query, params);
+      const page = await members.list(actor, request.query, params);
       return toPage(request, deps.publicUrl, params, page.count, page.results);
     },
   );
@@ -110,9 +110,13 @@ export function registerProjectMemberRoutes(
       },
     },
     async (request) => {
-      const { userId } = requireActiveActor(request);
       const params = pageParams(request.query, 10);
-      const page = await members.combined(userId, request.params.id, request.query, params);
+      const page = await members.combined(
+        requireActiveActor(request),
+        request.params.id,
+        request.query,
+        params,
+      );
       return toPage(request, deps.publicUrl, params, page.count, page.results);
     },
   );

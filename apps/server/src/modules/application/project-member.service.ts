@@ -11,9 +11,18 @@ import type {
 } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
+import { CatalogRows } from "../../platform/cache/catalog-rows.ts";
+import { GenerationCache } from "../../platform/cache/generation-cache.ts";
+import { keptRecords, type ListCaches, pageOfList } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { arrangeByIds } from "../../platform/db/id-list.ts";
 import type { AccountService } from "../auth/account.service.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
+import {
+  type Caller,
+  carried,
+  type MembershipService,
+  userIdOf,
+} from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import { isAdminRole, roles } from "../organization/roles.ts";
 import { type AppAction, canOnApp, canSeeApp } from "./application.policy.ts";
@@ -25,8 +34,10 @@ import {
   findProjectMemberByUser,
   findProjectMemberViews,
   insertProjectMember,
+  listProjectMemberSearchTexts,
   listProjectMembers,
   type ProjectMemberView,
+  type ProjectRow,
   updateProjectMember,
 } from "./project-member.repo.ts";
 
@@ -34,10 +45,27 @@ import {
 const maxAdminsListed = 1000;
 
 export class ProjectMemberService {
+  /** Each project's combined list (admins, then members), per directory version (see combined). */
+  private readonly combinedLists = new GenerationCache<ProjectCombinedUser[]>({
+    maxEntries: 1_000,
+    maxAgeMs: 10 * 60 * 1000,
+    weigh: (list) => list.length,
+    maxWeight: 200_000,
+  });
+  /** Project rows, kept per their organization's catalog version (projects never move). */
+  private readonly projectRows = new CatalogRows<ProjectRow>();
+  /** Project members as listed, per directory version (see list). */
+  private readonly memberRecords = new GenerationCache<ProjectMember>({
+    maxEntries: 50_000,
+    maxAgeMs: 10 * 60 * 1000,
+  });
+
   constructor(
     private readonly deps: {
       db: Database;
       membership: MembershipService;
+      /** Each project's members with their search texts, per directory version (see list). */
+      lists: ListCaches;
       organizations: OrganizationService;
       apps: ApplicationService;
       accounts: Pick<AccountService, "resendInvitation">;
@@ -45,29 +73,61 @@ export class ProjectMemberService {
   ) {}
 
   /** The project, when the caller may act on it: 404 outside the organization or the project. */
-  private async getProject(userId: number, projectId: number, action: AppAction, db = this.deps.db) {
-    const project = await findProject(db, projectId);
-    if (!project) throw AppError.notFound();
-    const member = await this.deps.membership.findMembership(userId, project.organizationId, db);
-    if (!member) throw AppError.notFound();
-    const visible =
-      isAdminRole(member.role) || (await findProjectMemberByUser(db, project.id, userId)) !== null;
-    if (!canSeeApp(member.role, { visible })) throw AppError.notFound();
-    if (!canOnApp(member.role, action, { visible })) throw AppError.forbidden();
-    return project;
+  private async getProject(caller: Caller, projectId: number, action: AppAction, db = this.deps.db) {
+    return (await this.getProjectAndMember(caller, projectId, action, db)).project;
   }
 
+  /** As getProject, with the caller's membership in the project's organization. */
+  private async getProjectAndMember(caller: Caller, projectId: number, action: AppAction, db = this.deps.db) {
+    const project = await this.projectRows.get(
+      `project ${projectId}`,
+      carried(caller, db, this.deps.db),
+      () => findProject(db, projectId),
+    );
+    if (!project) throw AppError.notFound();
+    const member = await this.deps.membership.findMembership(caller, project.organizationId, db);
+    if (!member) throw AppError.notFound();
+    const visible =
+      isAdminRole(member.role) || (await findProjectMemberByUser(db, project.id, userIdOf(caller))) !== null;
+    if (!canSeeApp(member.role, { visible })) throw AppError.notFound();
+    if (!canOnApp(member.role, action, { visible })) throw AppError.forbidden();
+    return { project, member };
+  }
+
+  /**
+   * A page of the project's members, searched by name or address. The project's list (ids in
+   * order with search texts) and each member as shown are kept per directory version, which
+   * every change to its members or their names moves: a count, a deep page or a search reads
+   * only the rows of the page not seen before.
+   */
   async list(
-    userId: number,
+    caller: Caller,
     query: { project: number; search?: string },
     params: PageParams,
   ): Promise<{ count: number; results: ProjectMember[] }> {
-    const project = await this.getProject(userId, query.project, "project-member:read");
-    const page = await listProjectMembers(this.deps.db, project.id, query.search, {
-      offset: params.offset,
-      limit: params.pageSize,
-    });
-    return { count: page.count, results: page.rows.map(present) };
+    const { project, member } = await this.getProjectAndMember(caller, query.project, "project-member:read");
+    const { count, ids } = await pageOfList(
+      this.deps.lists,
+      {
+        key: `project members ${project.id}`,
+        generation: member.directoryVersion,
+        load: () => listProjectMemberSearchTexts(this.deps.db, project.id),
+      },
+      query.search || undefined,
+      { offset: params.offset, limit: params.pageSize },
+    );
+    const results = await keptRecords(
+      this.memberRecords,
+      member.directoryVersion,
+      ids,
+      (id) => `${id}`,
+      async (missing) =>
+        arrangeByIds(missing, await findProjectMemberViews(this.deps.db, missing)).map((row) => ({
+          id: row.id,
+          record: present(row),
+        })),
+    );
+    return { count, results };
   }
 
   /** Sends the organization invitation again to a member who has not accepted it yet. */
@@ -140,13 +200,25 @@ export class ProjectMemberService {
    * then the project's other members with their environments.
    */
   async combined(
-    userId: number,
+    caller: Caller,
     appId: number,
     query: { project?: number },
     params: PageParams,
   ): Promise<{ count: number; results: ProjectCombinedUser[] }> {
-    const { app } = await this.deps.apps.getAccessibleApp(userId, appId, "project-member:read");
+    const { app, member } = await this.deps.apps.getAccessibleApp(caller, appId, "project-member:read");
     if (query.project !== undefined && query.project !== app.projectId) throw AppError.notFound();
+    // Everything the list shows (roles, names, project memberships) moves the directory version.
+    const all = await this.combinedLists.getOrBuild(`${app.projectId}`, member.directoryVersion, () =>
+      this.readCombined(app),
+    );
+    return { count: all.length, results: all.slice(params.offset, params.offset + params.pageSize) };
+  }
+
+  /** The combined list of the app's project, read whole: see combined. */
+  private async readCombined(app: {
+    organizationId: number;
+    projectId: number;
+  }): Promise<ProjectCombinedUser[]> {
     const [{ rows: admins }, members] = await Promise.all([
       this.deps.membership.listMembers(app.organizationId, {
         roles: [roles.owner, roles.admin],
@@ -154,15 +226,15 @@ export class ProjectMemberService {
         limit: maxAdminsListed,
         offset: 0,
       }),
-      listProjectMembers(this.deps.db, app.projectId, undefined),
+      listProjectMembers(this.deps.db, app.projectId),
     ]);
     const adminIds = new Set(admins.map((a) => a.userId));
-    const ownMembership = new Map(members.rows.map((m) => [m.userId, m]));
+    const ownMembership = new Map(members.map((m) => [m.userId, m]));
     const orgRoles = await this.deps.membership.rolesOf(
       app.organizationId,
-      members.rows.map((m) => m.userId),
+      members.map((m) => m.userId),
     );
-    const all: ProjectCombinedUser[] = [
+    return [
       ...admins.map((a) => ({
         id: ownMembership.get(a.userId)?.id ?? null,
         user: a.userId,
@@ -175,7 +247,7 @@ export class ProjectMemberService {
         is_access_all_envs: true,
         access_envs: [],
       })),
-      ...members.rows
+      ...members
         .filter((m) => !adminIds.has(m.userId) && orgRoles.has(m.userId))
         .map((m) => ({
           id: m.id,
@@ -190,7 +262,6 @@ export class ProjectMemberService {
           access_envs: m.accessEnvs,
         })),
     ];
-    return { count: all.length, results: all.slice(params.offset, params.offset + params.pageSize) };
   }
 
   private async get(id: number): Promise<ProjectMember> {

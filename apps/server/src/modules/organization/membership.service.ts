@@ -58,7 +58,7 @@ export type Caller = number | Pick<Actor, "userId" | "memberships">;
 export const userIdOf = (caller: Caller): number => (typeof caller === "number" ? caller : caller.userId);
 
 /** The memberships the caller carries, unless the read belongs to a transaction (`db` is not `root`). */
-function carried(caller: Caller, db: Database, root: Database): readonly MemberContext[] | undefined {
+export function carried(caller: Caller, db: Database, root: Database): readonly MemberContext[] | undefined {
   return typeof caller === "number" || db !== root ? undefined : caller.memberships;
 }
 

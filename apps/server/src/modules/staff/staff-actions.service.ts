@@ -74,19 +74,21 @@ export class StaffActionsService {
     };
   }
 
+  /**
+   * The add-user and team dialogs' picker: the first teams and members whose title, name or
+   * address holds `s`, from the organization's lists kept per directory version.
+   */
   async searchTeamsAndUsers(
-    actorUserId: number,
+    caller: Caller,
     query: OrganizationSelector & { s: string },
   ): Promise<TeamsUsersSearchResult> {
-    const actor = await this.deps.membership.resolveMembership(actorUserId, query);
+    const actor = await this.deps.membership.resolveMembership(caller, query);
     assertAllowed(actor, "staff:search-directory");
-    const teams = await this.deps.teams.searchTeams(actor.organizationId, query.s, searchLimit);
-    const { rows } = await this.deps.membership.listMembers(actor.organizationId, {
-      search: query.s || undefined,
-      limit: searchLimit,
-      offset: 0,
-      order: "email",
-    });
+    const search = query.s || undefined;
+    const [teams, { rows }] = await Promise.all([
+      this.deps.teams.searchTeams(actor, search, searchLimit),
+      this.deps.membership.pageMembers(actor, { order: "email" }, search, { offset: 0, limit: searchLimit }),
+    ]);
     return {
       teams,
       users: rows.map((row) => ({

@@ -180,6 +180,6 @@ export function registerStaffRoutes(
         response: { 200: teamsUsersSearchResult, ...errors },
       },
     },
-    async (request) => actions.searchTeamsAndUsers(requireActiveActor(request).userId, request.query),
+    async (request) => actions.searchTeamsAndUsers(requireActiveActor(request), request.query),
   );
 }

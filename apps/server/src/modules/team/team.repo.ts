@@ -174,20 +174,6 @@ export async function listTeammateIds(db: Database, organizationId: number, user
   return rows.map((row) => row.userId);
 }
 
-export async function searchTeams(db: Database, organizationId: number, search: string, limit: number) {
-  return db
-    .select({ id: teams.id, title: teams.title })
-    .from(teams)
-    .where(
-      and(
-        eq(teams.organizationId, organizationId),
-        search ? searchMatches(teams.searchText, search) : undefined,
-      ),
-    )
-    .orderBy(asc(teams.title), asc(teams.id))
-    .limit(limit);
-}
-
 /** A person's teams, with their organization (personal data export). */
 export async function listTeamsOfUser(db: Database, userId: number) {
   return db

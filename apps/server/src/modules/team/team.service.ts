@@ -25,7 +25,6 @@ import {
   listTeams,
   removeUserFromTeams,
   replaceTeamMembers,
-  searchTeams,
   type TeamRow,
   updateTeamTitle,
 } from "./team.repo.ts";
@@ -33,6 +32,9 @@ import {
 function assertAllowed(member: MemberContext, action: TeamAction, inTeam = false): void {
   if (!can(member, action, { inTeam })) throw AppError.forbidden();
 }
+
+/** An organization and the directory version its kept lists are valid for. */
+type OrganizationVersions = Pick<MemberContext, "organizationId" | "directoryVersion">;
 
 function unique(ids: number[]): number[] {
   return [...new Set(ids)];
@@ -58,12 +60,12 @@ export class TeamService {
   ): Promise<{ count: number; results: Team[] }> {
     if (filter.org !== undefined) {
       // A team as shown (its member ids) is kept per directory version like the list itself.
-      const { org, s } = filter;
-      const { organizationId, directoryVersion, count, ids } = await this.pageTeamIds(
-        caller,
-        { org, s },
-        params,
-      );
+      const member = await this.membership.getMembership(caller, filter.org);
+      const { organizationId, directoryVersion } = member;
+      const { count, ids } = await this.pageTeamIds(member, filter.s, {
+        offset: params.offset,
+        limit: params.pageSize,
+      });
       const results = await keptRecords(
         this.records,
         directoryVersion,
@@ -180,36 +182,41 @@ export class TeamService {
     return listTeammateIds(this.db, organizationId, userId);
   }
 
-  async searchTeams(organizationId: number, search: string, limit: number) {
-    return searchTeams(this.db, organizationId, search, limit);
+  /** The first `limit` teams whose title holds `search` (all teams without one), by title. */
+  async searchTeams(organization: OrganizationVersions, search: string | undefined, limit: number) {
+    const { ids } = await this.pageTeamIds(organization, search, { offset: 0, limit });
+    const rows = await findTeamsInOrder(this.db, organization.organizationId, ids);
+    return rows.map((row) => ({ id: row.id, title: row.title }));
   }
 
   // --- internals ------------------------------------------------------------------------
 
   /** One organization's teams, kept per its directory version (pages and searches in memory). */
-  private async pageTeamIds(caller: Caller, filter: { org: number; s?: string }, params: PageParams) {
-    const { organizationId, directoryVersion } = await this.membership.getMembership(caller, filter.org);
-    const listed = await pageOfList(
+  private pageTeamIds(
+    { organizationId, directoryVersion }: OrganizationVersions,
+    search: string | undefined,
+    page: { offset: number; limit: number },
+  ) {
+    return pageOfList(
       this.lists,
       {
         key: `teams ${organizationId}`,
         generation: directoryVersion,
         load: () => listTeamSearchTexts(this.db, organizationId),
       },
-      filter.s || undefined,
-      { offset: params.offset, limit: params.pageSize },
+      search || undefined,
+      page,
     );
-    return { organizationId, directoryVersion, ...listed };
   }
 
   private async listRows(caller: Caller, filter: { org?: number; s?: string }, params: PageParams) {
     if (filter.org !== undefined) {
-      const { organizationId, count, ids } = await this.pageTeamIds(
-        caller,
-        { ...filter, org: filter.org },
-        params,
-      );
-      return { count, rows: await findTeamsInOrder(this.db, organizationId, ids) };
+      const member = await this.membership.getMembership(caller, filter.org);
+      const { count, ids } = await this.pageTeamIds(member, filter.s, {
+        offset: params.offset,
+        limit: params.pageSize,
+      });
+      return { count, rows: await findTeamsInOrder(this.db, member.organizationId, ids) };
     }
     const organizationIds = (await this.membership.listMemberships(caller)).map((row) => row.organizationId);
     return listTeams(this.db, {
