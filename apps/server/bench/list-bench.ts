@@ -112,7 +112,8 @@ export interface ListBenchOptions {
  * Seeds one large organization, starts the server on it and loads each list with `clients`
  * clients: the first 50 pages and any page of the apps list and of the installable apps, title
  * searches, a random app's builds, testers, staff, project members (every member in one
- * project), the people picker and team searches.
+ * project) and who reaches that project (admins, then members), the people picker and team
+ * searches.
  */
 export async function runListBench(databaseUrl: string | undefined, options: ListBenchOptions) {
   const dataDir = mkdtempSync(join(tmpdir(), "tarmac-bench-list-"));
@@ -172,6 +173,8 @@ export async function runListBench(databaseUrl: string | undefined, options: Lis
       "staff list, ?s= search": () => `${api()}/usersinorgs/?org=${org}&s=${searchTerm(seeded.staffTexts)}`,
       "project members search": () =>
         `${api()}/usersinproject/?project=${seeded.projectId}&search=${searchTerm(seeded.staffTexts)}`,
+      "project's combined users, any page": () =>
+        `${api()}/applications/${seeded.testerAppId}/project_combined_users/?page=${randomInt(1, 200)}`,
       "people picker search": () =>
         `${api()}/teams-users-search/?org=${org}&s=${searchTerm(seeded.staffTexts)}`,
       "teams search": () =>

@@ -14,7 +14,10 @@ import {
   listVersionIds,
   readBuildsPage,
 } from "../../src/modules/application/version.repo.ts";
-import { listMemberRows, listMemberSearchTexts } from "../../src/modules/organization/membership.repo.ts";
+import {
+  findMemberRowsInOrder,
+  listMemberSearchTexts,
+} from "../../src/modules/organization/membership.repo.ts";
 import { listTeams } from "../../src/modules/team/team.repo.ts";
 import { findTestersByIds, listTesterSearchTexts } from "../../src/modules/tester/tester.repo.ts";
 import type { DatabaseHandle } from "../../src/platform/db/client.ts";
@@ -95,7 +98,6 @@ describe("query plans of the lists at scale", () => {
       .flat()
       .filter((node) => node["Node Type"] === "Seq Scan" && tables.includes(node["Relation Name"] ?? ""))
       .map((node) => node["Relation Name"]);
-  const indexesOf = (plans: PlanNode[][]) => plans.flat().flatMap((node) => node["Index Name"] ?? []);
 
   it("pages and filters the apps list without scanning applications or versions", async () => {
     for (const filter of [{}, { appType: 1 }, { memberUserId: org.userId }]) {
@@ -186,7 +188,7 @@ describe("query plans of the lists at scale", () => {
     }
   });
 
-  it("reads testers and staff by index, and searches people through their trigram index", async () => {
+  it("reads testers, staff and project members by index", async () => {
     // An app's testers are read whole once per directory version (by address), then paged by key.
     const { ids } = await listTesterSearchTexts(handle.db, { appId: org.testerAppId });
     expect(ids.length).toBe(20_000);
@@ -199,16 +201,12 @@ describe("query plans of the lists at scale", () => {
       listMemberSearchTexts(handle.db, org.organizationId, { order: "role" }),
     );
     expect(seqScansOf(staffList, ["memberships"])).toEqual([]);
+    // Searches run over the kept list; a page of members is then read by key.
+    const { ids: memberIds } = await listMemberSearchTexts(handle.db, org.organizationId, { order: "role" });
     const staff = await plansOf(() =>
-      listMemberRows(handle.db, org.organizationId, {
-        search: "jürgen.123",
-        limit: 20,
-        offset: 0,
-        order: "role",
-      }),
+      findMemberRowsInOrder(handle.db, org.organizationId, Array.from(memberIds.subarray(1_000, 1_020))),
     );
     expect(seqScansOf(staff, ["users", "memberships"])).toEqual([]);
-    expect(indexesOf(staff)).toContain("users_search_idx");
 
     // Teams number in the hundreds: reading them whole is the right plan, and the search answers.
     const teams = await listTeams(handle.db, {

@@ -5,7 +5,7 @@ import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { arrangeByIds, type OrderedList, selectSearchableList } from "../../platform/db/id-list.ts";
 import { preparedPerDatabase } from "../../platform/db/prepared.ts";
-import { userDirectory, userDirectoryMatches } from "../users/users.views.ts";
+import { userDirectory } from "../users/users.views.ts";
 import { memberships, organizations } from "./organization.tables.ts";
 
 const membershipView = {
@@ -139,7 +139,6 @@ export type MemberRow = {
 export interface MemberFilter {
   onlyUserIds?: number[];
   roles?: number[];
-  search?: string;
   /** Every member when left out (lists that need them all, like the recipients of a build). */
   limit?: number;
   offset?: number;
@@ -156,7 +155,6 @@ export async function listMemberRows(
     eq(memberships.organizationId, organizationId),
     filter.onlyUserIds ? anyOf(memberships.userId, filter.onlyUserIds) : undefined,
     filter.roles ? anyOf(memberships.role, filter.roles) : undefined,
-    userDirectoryMatches(filter.search),
   );
   const [total] = await db
     .select({ value: count() })

@@ -1,5 +1,4 @@
 import { QueryBuilder } from "drizzle-orm/pg-core";
-import { searchMatches } from "../../platform/db/text-search.ts";
 import { users } from "./users.tables.ts";
 
 /**
@@ -19,11 +18,3 @@ export const userDirectory = new QueryBuilder()
   })
   .from(users)
   .as("user_directory");
-
-/**
- * People whose address or name contains `search`, ignoring case and accents (`%` and `_` match
- * themselves), answered from the trigram index on users.
- */
-export function userDirectoryMatches(search: string | undefined) {
-  return search ? searchMatches(userDirectory.searchText, search) : undefined;
-}
