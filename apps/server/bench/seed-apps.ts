@@ -1,8 +1,8 @@
 /**
  * Seeds a bench database with one large organization (see seedLargeOrganization: APPS apps,
- * VERSIONS_PER_APP versions each, STAFF members, TEAMS teams, TESTERS testers on one app, and every member in that app's project). Prints
- * the ids, samples to search for and the seed time as JSON. Runs as its own process because the embedded database
- * admits one process at a time.
+ * VERSIONS_PER_APP versions each, STAFF members, TEAMS teams, TESTERS testers on one app), with
+ * every member in that app's project. Prints the ids, samples to search for and the seed time
+ * as JSON. Runs as its own process because the embedded database admits one process at a time.
  */
 import { loadConfig } from "../src/config.ts";
 import { openDatabase } from "../src/platform/db/client.ts";

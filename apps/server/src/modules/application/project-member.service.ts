@@ -113,7 +113,7 @@ export class ProjectMemberService {
         generation: member.directoryVersion,
         load: () => listProjectMemberSearchTexts(this.deps.db, project.id),
       },
-      query.search || undefined,
+      query.search,
       { offset: params.offset, limit: params.pageSize },
     );
     const results = await keptRecords(

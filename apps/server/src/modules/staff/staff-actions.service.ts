@@ -84,10 +84,9 @@ export class StaffActionsService {
   ): Promise<TeamsUsersSearchResult> {
     const actor = await this.deps.membership.resolveMembership(caller, query);
     assertAllowed(actor, "staff:search-directory");
-    const search = query.s || undefined;
     const [teams, { rows }] = await Promise.all([
-      this.deps.teams.searchTeams(actor, search, searchLimit),
-      this.deps.membership.pageMembers(actor, { order: "email" }, search, { offset: 0, limit: searchLimit }),
+      this.deps.teams.searchTeams(actor, query.s, searchLimit),
+      this.deps.membership.pageMembers(actor, { order: "email" }, query.s, { offset: 0, limit: searchLimit }),
     ]);
     return {
       teams,

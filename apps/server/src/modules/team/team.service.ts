@@ -59,27 +59,8 @@ export class TeamService {
     params: PageParams,
   ): Promise<{ count: number; results: Team[] }> {
     if (filter.org !== undefined) {
-      // A team as shown (its member ids) is kept per directory version like the list itself.
-      const member = await this.membership.getMembership(caller, filter.org);
-      const { organizationId, directoryVersion } = member;
-      const { count, ids } = await this.pageTeamIds(member, filter.s, {
-        offset: params.offset,
-        limit: params.pageSize,
-      });
-      const results = await keptRecords(
-        this.records,
-        directoryVersion,
-        ids,
-        (id) => `team ${id}`,
-        async (missing) =>
-          (await this.presentTeams(await findTeamsInOrder(this.db, organizationId, missing))).map(
-            (record) => ({
-              id: record.id,
-              record,
-            }),
-          ),
-      );
-      return { count, results };
+      const { member, count, ids } = await this.pageInOrganization(caller, filter.org, filter.s, params);
+      return { count, results: await this.keptTeams(member, ids) };
     }
     const page = await this.listRows(caller, filter, params);
     return { count: page.count, results: await this.presentTeams(page.rows) };
@@ -185,8 +166,7 @@ export class TeamService {
   /** The first `limit` teams whose title holds `search` (all teams without one), by title. */
   async searchTeams(organization: OrganizationVersions, search: string | undefined, limit: number) {
     const { ids } = await this.pageTeamIds(organization, search, { offset: 0, limit });
-    const rows = await findTeamsInOrder(this.db, organization.organizationId, ids);
-    return rows.map((row) => ({ id: row.id, title: row.title }));
+    return (await this.keptTeams(organization, ids)).map((team) => ({ id: team.id, title: team.title }));
   }
 
   // --- internals ------------------------------------------------------------------------
@@ -204,18 +184,44 @@ export class TeamService {
         generation: directoryVersion,
         load: () => listTeamSearchTexts(this.db, organizationId),
       },
-      search || undefined,
+      search,
       page,
+    );
+  }
+
+  /** A page of the teams of `org` (404 unless the caller is a member), with that membership. */
+  private async pageInOrganization(
+    caller: Caller,
+    org: number,
+    search: string | undefined,
+    params: PageParams,
+  ) {
+    const member = await this.membership.getMembership(caller, org);
+    const page = await this.pageTeamIds(member, search, { offset: params.offset, limit: params.pageSize });
+    return { member, ...page };
+  }
+
+  /** Teams as shown (with their member ids), in the order of `ids`, kept per directory version. */
+  private keptTeams(
+    { organizationId, directoryVersion }: OrganizationVersions,
+    ids: number[],
+  ): Promise<Team[]> {
+    return keptRecords(
+      this.records,
+      directoryVersion,
+      ids,
+      (id) => `team ${id}`,
+      async (missing) =>
+        (await this.presentTeams(await findTeamsInOrder(this.db, organizationId, missing))).map((record) => ({
+          id: record.id,
+          record,
+        })),
     );
   }
 
   private async listRows(caller: Caller, filter: { org?: number; s?: string }, params: PageParams) {
     if (filter.org !== undefined) {
-      const member = await this.membership.getMembership(caller, filter.org);
-      const { count, ids } = await this.pageTeamIds(member, filter.s, {
-        offset: params.offset,
-        limit: params.pageSize,
-      });
+      const { member, count, ids } = await this.pageInOrganization(caller, filter.org, filter.s, params);
       return { count, rows: await findTeamsInOrder(this.db, member.organizationId, ids) };
     }
     const organizationIds = (await this.membership.listMemberships(caller)).map((row) => row.organizationId);
