@@ -44,7 +44,12 @@ export function createModules(platform: Platform) {
     ...organization.services,
   });
   const team = createTeamModule(platform, organization.services);
-  const sso = createSsoModule(platform, { ...users.services, ...organization.services, ...auth.services });
+  const sso = createSsoModule(platform, {
+    ...users.services,
+    ...organization.services,
+    ...auth.services,
+    ...twoFactor.services,
+  });
   const mailServer = createMailServerModule(platform, { ...users.services, ...organization.services });
   // URLs of the application module that later modules answer (see application-ports.ts).
   const ports: ApplicationPorts = {

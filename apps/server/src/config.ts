@@ -128,6 +128,19 @@ const envSchema = z.object({
    * servers, webhooks, identity providers): for tests and on-premises installs only.
    */
   ALLOW_PRIVATE_NETWORK_TARGETS: booleanString.default(false),
+  /**
+   * DNS servers (ip or ip:port, comma separated) asked for the TXT records that prove an
+   * organization's domain; the system's resolvers when empty.
+   */
+  DNS_SERVERS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((server) => server.trim())
+        .filter(Boolean),
+    )
+    .default([]),
   /** How long a webhook or chat endpoint has to answer one delivery attempt. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
 });

@@ -140,3 +140,68 @@ export const samlSettingsFields = z.object({
     .transform((value) => value === "true"),
 });
 export type SamlSettingsFields = z.infer<typeof samlSettingsFields>;
+
+/**
+ * `GET /api/orgs-sso-domains/{id}/`: an e-mail domain the organization claims. A claim counts only
+ * once proven: a TXT record named `txt_name` holding `txt_value`, checked by Tarmac and re-checked
+ * daily. Only a proven domain sends its people to the organization's sign-in (`check_sso`), lets
+ * existing accounts in it link to the organization's provider, and makes "require SSO" apply to them.
+ */
+export const ssoDomain = z
+  .object({
+    id: z.number().int(),
+    domain: z.string(),
+    txt_name: z.string(),
+    txt_value: z.string(),
+    verified: z.boolean(),
+    verified_at: z.string().nullable(),
+    checked_at: z.string().nullable(),
+    /** Re-checks in a row that did not find the record (the proof lapses at 3). */
+    failed_checks: z.number().int(),
+  })
+  .meta({ id: "SsoDomain" });
+export type SsoDomain = z.infer<typeof ssoDomain>;
+
+export const ssoDomainInput = z.object({
+  domain: z.string().trim().toLowerCase().min(1, "This field may not be blank.").max(253, longest(253)),
+});
+
+/**
+ * `GET /api/sso/links/`: the organizations whose sign-in may open the signed-in person's account
+ * (`linked`), and those the person may link (the organization proved the address's domain).
+ */
+export const ssoLinks = z
+  .object({
+    linked: z.array(
+      z.object({
+        organization: z.object({ id: z.number().int(), title: z.string(), subdomain: z.string() }),
+        origin: z.enum(["created", "linked"]),
+        since: z.string(),
+      }),
+    ),
+    linkable: z.array(
+      z.object({
+        organization: z.object({ id: z.number().int(), title: z.string(), subdomain: z.string() }),
+      }),
+    ),
+  })
+  .meta({ id: "SsoLinks" });
+export type SsoLinks = z.infer<typeof ssoLinks>;
+
+/** `POST /api/sso/links/start/`: link the signed-in account (a password session) to an organization's provider. */
+export const ssoLinkStartInput = z.object({ organization: z.number().int().positive() });
+export const ssoRedirect = z.object({ url: z.string() });
+
+/** `GET /api/sso/link-requests/{code}/`: what a mailed link offers to link. */
+export const ssoLinkRequest = z.object({
+  email: z.string(),
+  organization: z.object({ title: z.string(), subdomain: z.string() }),
+});
+export type SsoLinkRequest = z.infer<typeof ssoLinkRequest>;
+
+/** `POST /api/sso/second-factor/`: the account's own code, after its organization's provider vouched for it. */
+export const ssoSecondFactorInput = z.object({
+  ticket: z.string().min(1).max(200),
+  otp: z.string().trim().min(1, "This field may not be blank.").max(50),
+});
+export const ssoSecondFactorResult = z.object({ token: z.string(), next: z.string() });

@@ -43,9 +43,12 @@ export const membershipDetailQuery = z.object({
   newapikey: z.enum(["1", "true"]).optional(),
 });
 
-/** `userid` names an existing user by id, or anyone by e-mail (unknown addresses are invited). */
+/**
+ * `userid` is the e-mail address of the person invited (an account of their own or a new one).
+ * Only addresses: ids would let an organization read other people's accounts.
+ */
 export const createMembershipInput = z.object({
-  userid: z.union([z.number().int().positive(), z.email("Enter a user id or a valid e-mail address.")]),
+  userid: z.email({ error: "Enter a valid e-mail address." }).max(254),
   organization: z.number().int().positive(),
   role: assignableRole,
   teams: idList.default([]),
@@ -100,3 +103,43 @@ export const teamsUsersSearchResult = z.object({
   ),
 });
 export type TeamsUsersSearchResult = z.infer<typeof teamsUsersSearchResult>;
+
+/**
+ * `POST /api/usersinorgs/` answers with the invitation; the same whether or not the address has
+ * an account, and showing nothing of the account (names are those the inviter typed).
+ */
+export const invitation = z
+  .object({
+    id: z.number().int(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    role: z.number().int(),
+    organization: z.number().int(),
+    teams: z.array(z.number().int()),
+    projects: z.array(z.number().int()),
+    status: z.literal("invited"),
+    created_at: z.string(),
+    expires_at: z.string(),
+  })
+  .meta({ id: "Invitation" });
+export type Invitation = z.infer<typeof invitation>;
+export const invitationPage = pageOf(invitation);
+
+export const invitationListQuery = organizationSelector.extend({
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+/** `GET /api/invitations/`: the signed-in person's invitations waiting for an answer. */
+export const myInvitation = z
+  .object({
+    id: z.number().int(),
+    organization: z.object({ id: z.number().int(), title: z.string(), subdomain: z.string() }),
+    role: z.number().int(),
+    invited_by: z.string(),
+    created_at: z.string(),
+    expires_at: z.string(),
+  })
+  .meta({ id: "MyInvitation" });
+export type MyInvitation = z.infer<typeof myInvitation>;

@@ -10,8 +10,14 @@ export interface Actor {
   tokenKind: "session" | "api_key";
   /** How the token came: a header cannot be forged cross-site, a cookie can (hence XSRF). */
   via: "header" | "cookie";
-  /** Listed in ADMIN_EMAILS and activated: an unconfirmed address proves nothing about its owner. */
+  /**
+   * Listed in ADMIN_EMAILS, activated, and signed in by the account's own password (and second
+   * factor): an unconfirmed address proves nothing about its owner, and an organization's
+   * identity provider never vouches for an administrator.
+   */
   isInstanceAdmin: boolean;
+  /** The organization whose single sign-on made the token; null for a password sign-in. */
+  ssoOrganizationId: number | null;
   /** False until the e-mail address is confirmed; such accounts may not act in organizations. */
   isActive: boolean;
   /** Whether the account signs in with a second factor. */
@@ -79,6 +85,7 @@ export interface TokenResolver {
     email: string;
     isActive: boolean;
     twoFactorEnabled: boolean;
+    ssoOrganizationId: number | null;
     memberships?: readonly ActorMembership[];
   } | null>;
 }
@@ -129,7 +136,9 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
       tokenId: resolved.tokenId,
       tokenKind: resolved.kind,
       via: presented.via,
-      isInstanceAdmin: resolved.isActive && admins.has(resolved.email.toLowerCase()),
+      isInstanceAdmin:
+        resolved.isActive && resolved.ssoOrganizationId === null && admins.has(resolved.email.toLowerCase()),
+      ssoOrganizationId: resolved.ssoOrganizationId,
       isActive: resolved.isActive,
       twoFactorEnabled: resolved.twoFactorEnabled,
       memberships: resolved.memberships,

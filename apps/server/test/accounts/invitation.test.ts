@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../src/platform/crypto/tokens.ts";
 import { createUserWithToken } from "../helpers/factories.ts";
+import { createOrganization } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { codeFromMail, uniqueEmail, waitForMail } from "./helpers.ts";
 
-describe("AccountService.inviteByEmail", () => {
+describe("AccountService: the mail of an organization's invitation", () => {
   let t: TestApp;
   let inviterId: number;
 
@@ -16,94 +17,104 @@ describe("AccountService.inviteByEmail", () => {
   }, 60_000);
   afterAll(() => t.close());
 
-  it("creates an inactive user with a hashed invitation code and e-mails the link", async () => {
+  const invite = (email: string, organizationId: number, organizationTitle = "Acme") =>
+    t.database.db.transaction(async (tx) => {
+      const user = await t.services.accounts.prepareInvitee(
+        { email, firstName: "Ina", lastName: "Vited" },
+        tx,
+      );
+      await t.services.accounts.mailInvitation(
+        user,
+        { invitedByUserId: inviterId, organizationId, organizationTitle },
+        tx,
+      );
+      return user;
+    });
+
+  it("makes an inactive account for a new address, with a hashed code bound to the organization", async () => {
+    const { organization } = await createOrganization(t);
     const email = uniqueEmail("Invitee");
-    const result = await t.services.accounts.inviteByEmail({
-      email,
-      firstName: "Ina",
-      lastName: "Vited",
-      invitedByUserId: inviterId,
-      organizationTitle: "Acme",
-    });
-    expect(result).toEqual({ userId: expect.any(Number), created: true });
+    const user = await invite(email, organization.id);
     const { rows } = await t.database.sql.executeSql(
-      "select u.email, u.is_active, u.password_hash, c.kind, c.code_hash from users u join user_codes c on c.user_id = u.id where u.id = $1",
-      [result.userId],
+      "select u.email, u.is_active, u.password_hash, c.kind, c.code_hash, c.organization_id from users u join user_codes c on c.user_id = u.id where u.id = $1",
+      [user.id],
     );
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
-      email: email.toLowerCase(),
-      is_active: false,
-      password_hash: null,
-      kind: "invitation",
-    });
+    expect(rows).toEqual([
+      {
+        email: email.toLowerCase(),
+        is_active: false,
+        password_hash: null,
+        kind: "invitation",
+        code_hash: expect.any(String),
+        organization_id: organization.id,
+      },
+    ]);
     const [mail] = await waitForMail(t, email.toLowerCase());
     expect(mail?.subject).toBe("You are invited to Acme on Tarmac");
     expect(mail?.text).toContain("Test User");
-    expect(mail?.text).toContain("http://tarmac.test/activate/");
     expect(mail?.html).toContain('<a href="http://tarmac.test/activate/');
-    const code = codeFromMail(mail as NonNullable<typeof mail>);
-    expect(rows[0]?.code_hash).toBe(hashToken(code));
+    expect(rows[0]?.code_hash).toBe(hashToken(codeFromMail(mail as NonNullable<typeof mail>)));
   });
 
-  it("tells an existing user they were added, without creating anyone", async () => {
+  it("asks someone with an account to sign in and answer, without any code or change to the account", async () => {
+    const { organization } = await createOrganization(t);
     const existing = await createUserWithToken(t);
-    const result = await t.services.accounts.inviteByEmail({
-      email: existing.user.email.toUpperCase(),
-      firstName: "X",
-      lastName: "Y",
-      invitedByUserId: inviterId,
-      organizationTitle: "Acme",
-    });
-    expect(result).toEqual({ userId: existing.user.id, created: false });
+    const user = await invite(existing.user.email.toUpperCase(), organization.id);
+    expect(user.id).toBe(existing.user.id);
     const [mail] = await waitForMail(t, existing.user.email);
-    expect(mail?.subject).toBe("You were added to Acme on Tarmac");
-    expect(mail?.text).toContain("http://tarmac.test/login");
+    expect(mail?.subject).toBe("You are invited to Acme on Tarmac");
+    expect(mail?.text).toContain("http://tarmac.test/dashboard/invitations");
+    expect(mail?.text).toContain("Until you accept, the organization has no access to your account");
+    const { rows } = await t.database.sql.executeSql(
+      "select count(*)::int as n from user_codes where user_id = $1",
+      [existing.user.id],
+    );
+    expect(rows[0]?.n).toBe(0);
   });
 
   it("joins the caller's transaction: nothing is created or sent when it rolls back", async () => {
+    const { organization } = await createOrganization(t);
     const email = uniqueEmail("rollback");
     await expect(
       t.database.db.transaction(async (tx) => {
-        await t.services.accounts.inviteByEmail(
-          { email, firstName: "", lastName: "", invitedByUserId: inviterId },
-          { tx },
+        const user = await t.services.accounts.prepareInvitee({ email, firstName: "", lastName: "" }, tx);
+        await t.services.accounts.mailInvitation(
+          user,
+          { invitedByUserId: inviterId, organizationId: organization.id, organizationTitle: "Acme" },
+          tx,
         );
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");
     const { rows } = await t.database.sql.executeSql(
-      "select count(*)::int as n from users where email = $1",
+      "select (select count(*)::int from users where email = $1) as users, (select count(*)::int from mail_outbox where to_address = $1) as mails",
       [email],
     );
-    expect(rows[0]?.n).toBe(0);
+    expect(rows[0]).toEqual({ users: 0, mails: 0 });
   });
 
-  it("resends a pending invitation with a new code and voids the old one", async () => {
-    const email = uniqueEmail("resend");
-    const { userId } = await t.services.accounts.inviteByEmail({
-      email,
-      firstName: "R",
-      lastName: "S",
-      invitedByUserId: inviterId,
-    });
-    const [first] = await waitForMail(t, email);
-    await t.services.accounts.resendInvitation(userId, {
-      invitedByUserId: inviterId,
-      organizationTitle: "Acme",
-    });
-    const [second] = await waitForMail(t, email, 2);
-    const oldCode = codeFromMail(first as NonNullable<typeof first>);
-    const newCode = codeFromMail(second as NonNullable<typeof second>);
-    expect(newCode).not.toBe(oldCode);
-    await expect(t.services.accounts.describeCode(oldCode)).rejects.toMatchObject({ status: 404 });
-    await expect(t.services.accounts.describeCode(newCode)).resolves.toEqual({
-      email,
-      kind: "invitation",
-      requiresPassword: true,
-      firstName: "R",
-      lastName: "S",
-    });
+  it("keeps each organization's link: a second invitation voids only its own organization's older one", async () => {
+    const first = await createOrganization(t, { title: "First" });
+    const second = await createOrganization(t, { title: "Second" });
+    const email = uniqueEmail("two-orgs");
+    await invite(email, first.organization.id, "First");
+    const [firstMail] = await waitForMail(t, email);
+    await invite(email, second.organization.id, "Second");
+    await invite(email, second.organization.id, "Second");
+    const mails = await waitForMail(t, email, 3);
+    const firstCode = codeFromMail(firstMail as NonNullable<typeof firstMail>);
+    await expect(t.services.accounts.describeCode(firstCode)).resolves.toMatchObject({ kind: "invitation" });
+    // Mails may be delivered in any order: of Second's two links, exactly one still works.
+    const secondCodes = mails.map((mail) => codeFromMail(mail)).filter((code) => code !== firstCode);
+    const working = await Promise.all(
+      secondCodes.map((code) =>
+        t.services.accounts.describeCode(code).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    expect(working.sort()).toEqual([false, true]);
   });
 
   it("refuses to resend to an active user", async () => {

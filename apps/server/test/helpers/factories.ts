@@ -20,3 +20,11 @@ export async function createUserWithToken(testApp: TestApp, options: { email?: s
 export function authHeader(token: string): Record<string, string> {
   return { authorization: `Token ${token}` };
 }
+
+let addressSequence = 0;
+
+/** A client address of its own for each call: per-address throttles then see separate people. */
+export function distinctAddress(): string {
+  addressSequence += 1;
+  return `10.${(addressSequence >> 16) & 255}.${(addressSequence >> 8) & 255}.${addressSequence & 255}`;
+}

@@ -1,5 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
-import { inflateRawSync } from "node:zlib";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import forge from "node-forge";
 import {
   type IdentityProviderInstance,
@@ -74,12 +73,7 @@ export function vendorMetadata(vendor: SamlVendor, certificateBase64: string) {
   };
 }
 
-/** The ID of the AuthnRequest carried in a redirect-binding URL. */
-export function authnRequestId(url: string): string {
-  const request = new URL(url).searchParams.get("SAMLRequest") ?? "";
-  const xml = inflateRawSync(Buffer.from(request, "base64")).toString("utf8");
-  return /\bID="([^"]+)"/.exec(xml)?.[1] ?? "";
-}
+export { authnRequestIdOf as authnRequestId } from "../../src/modules/sso/saml-client.ts";
 
 /**
  * A samlify identity provider with the vendor's metadata and key. `signs` says what it signs:
@@ -93,12 +87,16 @@ export async function samlIdentityProvider(metadataXml: string, privateKey: stri
     isAssertionEncrypted: false,
   });
   return {
-    /** A signed login response for `email`, answering `requestId`, for the SP of `spMetadata`. */
+    /**
+     * A signed login response for `email`, answering `requestId`, for the SP of `spMetadata`.
+     * `tamper` replaces values of samlify's response template (Issuer, Destination,
+     * SubjectRecipient, InResponseTo...) before signing: a provider that signs what it should not.
+     */
     async respond(
       spMetadata: string,
       requestId: string,
       email: string,
-      options: { signs: "response" | "assertion" } = { signs: "response" },
+      options: { signs: "response" | "assertion"; tamper?: Record<string, string> } = { signs: "response" },
     ): Promise<string> {
       const wantsAssertions = options.signs === "assertion";
       const metadata = spMetadata.replace(
@@ -106,13 +104,70 @@ export async function samlIdentityProvider(metadataXml: string, privateKey: stri
         `WantAssertionsSigned="${wantsAssertions}"`,
       );
       const sp: SamlifyEntity = samlify.ServiceProvider({ metadata, wantMessageSigned: !wantsAssertions });
+      const tamper = options.tamper;
       const response = await idp.createLoginResponse(
         sp,
         { extract: { request: { id: requestId } } },
         "post",
         { email },
+        tamper
+          ? (template) => ({
+              id: "",
+              context: fillTemplate(
+                template,
+                responseValues(metadataXml, spMetadata, requestId, email, tamper),
+              ),
+            })
+          : undefined,
       );
       return response.context;
     },
   };
+}
+
+function attributeOf(xml: string, pattern: RegExp): string {
+  return pattern.exec(xml)?.[1] ?? "";
+}
+
+/** The values samlify puts in its login response template, with `tamper` over them. */
+function responseValues(
+  idpMetadata: string,
+  spMetadata: string,
+  requestId: string,
+  email: string,
+  tamper: Record<string, string>,
+): Record<string, string> {
+  const now = new Date();
+  const later = new Date(now.getTime() + 5 * 60_000).toISOString();
+  const acs = attributeOf(spMetadata, /AssertionConsumerService[^>]*Location="([^"]+)"/);
+  const spEntityId = attributeOf(spMetadata, /entityID="([^"]+)"/);
+  return {
+    ID: `_${randomUUID()}`,
+    AssertionID: `_${randomUUID()}`,
+    Destination: acs,
+    Audience: spEntityId,
+    EntityID: spEntityId,
+    SubjectRecipient: acs,
+    Issuer: attributeOf(idpMetadata, /entityID="([^"]+)"/),
+    IssueInstant: now.toISOString(),
+    AssertionConsumerServiceURL: acs,
+    StatusCode: "urn:oasis:names:tc:SAML:2.0:status:Success",
+    ConditionsNotBefore: now.toISOString(),
+    ConditionsNotOnOrAfter: later,
+    SubjectConfirmationDataNotOnOrAfter: later,
+    NameIDFormat: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
+    NameID: email,
+    InResponseTo: requestId,
+    AuthnStatement: "",
+    AttributeStatement: "",
+    ...tamper,
+  };
+}
+
+function fillTemplate(template: string, values: Record<string, string>): string {
+  const escapeXml = (value: string) =>
+    value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in values ? escapeXml(values[key] as string) : whole,
+  );
 }

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
-import {
-  addMember,
-  createOrganization,
-  createProject,
-  createTeam,
-  waitFor,
-} from "../helpers/org-factories.ts";
+import { addMember, createOrganization, createTeam } from "../helpers/org-factories.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 describe("staff (users in organizations)", () => {
@@ -21,75 +15,16 @@ describe("staff (users in organizations)", () => {
   const add = (token: string, payload: object) =>
     t.app.inject({ method: "POST", url: "/api/usersinorgs/", headers: authHeader(token), payload });
 
-  it("adds an existing user by id with teams and projects", async () => {
-    const { organization, owner } = await createOrganization(t);
-    const team = await createTeam(t, organization.id);
-    const project = await createProject(t, organization.id);
-    const bob = await createUserWithToken(t);
-    const response = await add(owner.token, {
-      userid: bob.user.id,
-      organization: organization.id,
-      role: 3,
-      teams: [team.id],
-      projects: [project.id],
-    });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({
-      userid: bob.user.id,
-      email: bob.user.email,
-      role: 3,
-      organization: organization.id,
-      teams: [team.id],
-      projects: [project.id],
-      is_active: true,
-      two_factor_enabled: false,
-    });
-    const again = await add(owner.token, { userid: bob.user.email, organization: organization.id, role: 2 });
-    expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ userid: ["This user is already a member of the organization."] });
-  });
-
-  it("invites an unknown e-mail: inactive user, invitation mail, resend", async () => {
-    const { organization, owner } = await createOrganization(t, { title: "Invite Co" });
-    const response = await add(owner.token, {
-      userid: "New.Person@Example.test",
-      organization: organization.id,
-      role: 5,
-      first_name: "New",
-      last_name: "Person",
-    });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({
-      email: "new.person@example.test",
-      first_name: "New",
-      last_name: "Person",
-      role: 5,
-      is_active: false,
-    });
-    const countMail = async () => {
-      const { rows } = await t.database.sql.executeSql(
-        "select count(*)::int as n from mail_outbox where to_address = 'new.person@example.test'",
-      );
-      return Number(rows[0]?.n);
-    };
-    await waitFor(async () => ((await countMail()) === 1 ? true : undefined));
-    const resend = await t.app.inject({
-      url: `/api/usersinorgs/${response.json().id}/?resend=1`,
-      headers: authHeader(owner.token),
-    });
-    expect(resend.json()).toEqual({ detail: "The invitation has been sent again." });
-    await waitFor(async () => ((await countMail()) === 2 ? true : undefined));
-  });
-
   it("validates input", async () => {
     const { organization, owner } = await createOrganization(t);
     const other = await createOrganization(t);
     const foreignTeam = await createTeam(t, other.organization.id);
     const cases: [object, string][] = [
       [{ userid: "not an email", organization: organization.id, role: 2 }, "userid"],
-      [{ userid: 1, organization: organization.id, role: 1 }, "role"],
-      [{ userid: 1, organization: organization.id }, "role"],
-      [{ userid: 99999999, organization: organization.id, role: 2 }, "userid"],
+      [{ userid: "x@example.test", organization: organization.id, role: 1 }, "role"],
+      [{ userid: "x@example.test", organization: organization.id }, "role"],
+      // Ids are refused: adding and removing them would read other people's accounts.
+      [{ userid: 1, organization: organization.id, role: 2 }, "userid"],
       [
         { userid: "x@example.test", organization: organization.id, role: 2, teams: [foreignTeam.id] },
         "teams",

@@ -94,4 +94,42 @@ describe("mail flooding", () => {
     );
     expect(Number(starts.rows[0]?.n)).toBeLessThanOrEqual(8);
   });
+
+  it("limits invitations: invite-and-cancel cycles per inviter, and every organization together per address", async () => {
+    const target = await createUserWithPassword(t, uniqueEmail("flooded"));
+    const cycle = async (token: string, organizationId: number) => {
+      const invited = await t.app.inject({
+        method: "POST",
+        url: "/api/usersinorgs/",
+        headers: authHeader(token),
+        payload: { userid: target.email, organization: organizationId, role: 5 },
+      });
+      if (invited.statusCode === 201) {
+        await t.app.inject({
+          method: "DELETE",
+          url: `/api/orgs-invitations/${invited.json().id}/`,
+          headers: authHeader(token),
+        });
+      }
+      return invited;
+    };
+    const statuses: number[] = [];
+    const first = await createOrganization(t);
+    for (let round = 0; round < 5; round += 1) {
+      const answer = await cycle(first.owner.token, first.organization.id);
+      statuses.push(answer.statusCode);
+      if (answer.statusCode === 429) expect(Number(answer.headers["retry-after"])).toBeGreaterThan(0);
+    }
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+    // Other organizations' owners add up to ten a day for the address, then nobody gets through.
+    const across: number[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      const other = await createOrganization(t);
+      for (let round = 0; round < 3; round += 1)
+        across.push((await cycle(other.owner.token, other.organization.id)).statusCode);
+    }
+    expect(across.filter((status) => status === 201)).toHaveLength(7);
+    expect(across.slice(7)).toEqual([429, 429]);
+    expect(await queuedTo(target.email)).toBe(10);
+  });
 });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { authHeader } from "../helpers/factories.ts";
+import { authHeader, distinctAddress } from "../helpers/factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
 import {
   authnRequestId,
@@ -70,7 +70,11 @@ async function signIn(
   organization: { id: number; subdomain: string },
   respond: (spMetadata: string, requestId: string) => Promise<string>,
 ) {
-  const start = await t.app.inject({ url: `/api/sso/${organization.subdomain}/start/?next=/dashboard/apps` });
+  const remoteAddress = distinctAddress();
+  const start = await t.app.inject({
+    url: `/api/sso/${organization.subdomain}/start/?next=/dashboard/apps`,
+    remoteAddress,
+  });
   expect(start.statusCode).toBe(302);
   const location = start.headers.location as string;
   const relayState = new URL(location).searchParams.get("RelayState") as string;
@@ -82,6 +86,7 @@ async function signIn(
       url: `/api/sso/saml/${organization.id}/acs/`,
       headers: { "content-type": "application/x-www-form-urlencoded" },
       payload: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: relayState }).toString(),
+      remoteAddress,
     });
   return { location, answer: await post(), replay: post };
 }
@@ -146,7 +151,7 @@ describe("SAML identity providers", () => {
       const refused = "http://tarmac.test/login-custom-client?sso_error=provider";
 
       const unsigned = await signIn(organization, async (sp, id) => {
-        const xml = Buffer.from(await idp.respond(sp, id, "u@custom.test"), "base64").toString("utf8");
+        const xml = Buffer.from(await idp.respond(sp, id, `u@${vendor}.test`), "base64").toString("utf8");
         return Buffer.from(xml.replace(/<ds:Signature[\s\S]*?<\/ds:Signature>/g, "")).toString("base64");
       });
       expect(unsigned.answer.headers.location).toBe(refused);
@@ -157,7 +162,7 @@ describe("SAML identity providers", () => {
         stranger.privateKey,
       );
       expect(
-        (await signIn(organization, (sp, id) => impostor.respond(sp, id, "w@custom.test"))).answer.headers
+        (await signIn(organization, (sp, id) => impostor.respond(sp, id, `w@${vendor}.test`))).answer.headers
           .location,
       ).toBe(refused);
 
@@ -165,7 +170,7 @@ describe("SAML identity providers", () => {
         idp.respond(
           sp.replace(/entityID="[^"]+"/, 'entityID="https://another-sp.test/"'),
           id,
-          "a@custom.test",
+          `a@${vendor}.test`,
         ),
       );
       expect(elsewhere.answer.headers.location).toBe(refused);
@@ -174,14 +179,14 @@ describe("SAML identity providers", () => {
         // Signed by the right key, but made (and valid for five minutes) an hour ago.
         vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 60 * 60_000 });
         try {
-          return await idp.respond(sp, id, "l@custom.test");
+          return await idp.respond(sp, id, `l@${vendor}.test`);
         } finally {
           vi.useRealTimers();
         }
       });
       expect(late.answer.headers.location).toBe(refused);
 
-      const good = await signIn(organization, (sp, id) => idp.respond(sp, id, "r@custom.test"));
+      const good = await signIn(organization, (sp, id) => idp.respond(sp, id, `r@${vendor}.test`));
       expect(good.answer.headers.location).toBe("http://tarmac.test/dashboard/apps");
       const again = await good.replay();
       expect(again.headers.location).toBe("http://tarmac.test/login-custom-client?sso_error=expired");

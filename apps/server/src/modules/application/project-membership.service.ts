@@ -27,10 +27,14 @@ export class ProjectMembershipService {
     return byUser;
   }
 
+  /** Those of `ids` that are projects of the organization. */
+  projectsInOrganization(organizationId: number, ids: number[], db = this.deps.db): Promise<number[]> {
+    return findProjectIdsInOrganization(db, organizationId, [...new Set(ids)]);
+  }
+
   async assertProjectsInOrganization(organizationId: number, ids: number[], db = this.deps.db) {
-    const wanted = [...new Set(ids)];
-    const found = new Set(await findProjectIdsInOrganization(db, organizationId, wanted));
-    const missing = wanted.filter((id) => !found.has(id));
+    const found = new Set(await this.projectsInOrganization(organizationId, ids, db));
+    const missing = [...new Set(ids)].filter((id) => !found.has(id));
     if (missing.length > 0) {
       throw AppError.validation({
         projects: [`Unknown projects in this organization: ${missing.join(", ")}.`],

@@ -2,6 +2,7 @@ import type { Database } from "../../platform/db/client.ts";
 import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { TokenService } from "../users/token.service.ts";
 import type { UserService } from "../users/user.service.ts";
+import type { AccountHooks } from "./account-hooks.ts";
 import type { MailContent } from "./account-mail.ts";
 
 /** What the account services share: the database, people and their tokens, and mail. */
@@ -11,6 +12,7 @@ export interface AccountDeps {
   tokens: TokenService;
   mail: Mail;
   publicUrl: string;
+  hooks: AccountHooks;
 }
 
 /**
@@ -39,6 +41,10 @@ export const accountMailLimits = {
   resetsPerAddressPerHour: 10,
   resendsPerRequesterPerHour: 30,
   windowMs: hourMs,
+  /** Invitations to organizations: any number of organizations together, per address. */
+  invitationsPerRecipientPerDay: 10,
+  /** One inviter may invite (or re-invite) one address this often. */
+  invitationsPerSenderPerHour: 3,
 } as const;
 export const codeLifetimeMs = {
   activation: 7 * dayMs,

@@ -50,18 +50,19 @@ export function invitationMail(
   );
 }
 
-export function addedToOrganizationMail(
+/** To someone who already has an account: nothing changes until they answer. */
+export function organizationInvitationMail(
   publicUrl: string,
   inviterName: string,
   organizationTitle: string,
 ): MailContent {
   return compose(
-    `You were added to ${organizationTitle} on Tarmac`,
+    `You are invited to ${organizationTitle} on Tarmac`,
     [
-      `${inviterName} added you to the organization "${organizationTitle}" on Tarmac.`,
-      "Sign in with your usual e-mail address and password to see it.",
+      `${inviterName} invited you to join the organization "${organizationTitle}" on Tarmac.`,
+      "Sign in with your usual account to accept or decline. Until you accept, the organization has no access to your account, and the invitation ends after 14 days.",
     ],
-    { url: `${publicUrl}/login`, label: "Sign in" },
+    { url: `${publicUrl}/dashboard/invitations`, label: "See the invitation" },
   );
 }
 

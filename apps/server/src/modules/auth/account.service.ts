@@ -11,7 +11,7 @@ import type { Database } from "../../platform/db/client.ts";
 import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import { displayName, normalizeEmail, type UserRow } from "../users/user.service.ts";
 import { type AccountDeps, accountMailLimits, codeLifetimeMs, queueMail } from "./account-deps.ts";
-import { activationMail, addedToOrganizationMail, invitationMail } from "./account-mail.ts";
+import { activationMail, invitationMail, organizationInvitationMail } from "./account-mail.ts";
 import { checkPassword } from "./password-rules.ts";
 import {
   consumeUserCode,
@@ -22,14 +22,12 @@ import {
   voidUserCodes,
 } from "./user-code.repo.ts";
 
+/** `POST /api/user/invite/`: someone new invited to Tarmac itself, not to an organization. */
 export interface InviteInput {
   email: string;
   firstName: string;
   lastName: string;
   invitedByUserId: number;
-  organizationTitle?: string;
-  /** The organization the person is invited to: its own mail server sends the invitation. */
-  organizationId?: number;
 }
 
 const hourMs = 3600 * 1000;
@@ -44,14 +42,22 @@ export function isPendingInvitation(user: Pick<UserRow, "isActive" | "passwordHa
 export class AccountService {
   constructor(private readonly deps: AccountDeps) {}
 
-  private async issueCode(tx: Database, userId: number, kind: UserCodeKind, now: Date): Promise<string> {
-    await voidUserCodes(tx, userId, [kind], now);
+  /** A new code of the kind (an invitation's names its organization); older ones of it stop working. */
+  private async issueCode(
+    tx: Database,
+    userId: number,
+    kind: UserCodeKind,
+    now: Date,
+    organizationId?: number,
+  ): Promise<string> {
+    await voidUserCodes(tx, userId, [kind], now, organizationId);
     const code = generateToken();
     await insertUserCode(tx, {
       userId,
       kind,
       codeHash: hashToken(code),
       expiresAt: new Date(now.getTime() + codeLifetimeMs[kind]),
+      organizationId: organizationId ?? null,
     });
     return code;
   }
@@ -97,42 +103,58 @@ export class AccountService {
   }
 
   /**
-   * Invites someone by e-mail. An unknown address becomes an inactive user with an invitation
-   * code; a known one is told it was added. Pass `tx` to join the caller's transaction.
+   * The account an invitation is for: the one registered under the address, or a new inactive
+   * one without a password (its owner chooses one when accepting). Pass the caller's transaction.
    */
-  async inviteByEmail(input: InviteInput, options: { tx?: Database } = {}) {
-    const run = async (tx: Database) => {
-      const now = new Date();
-      const email = normalizeEmail(input.email);
-      const inviter = await this.inviterName(tx, input.invitedByUserId);
-      const existing = await this.deps.users.findByEmail(email, tx);
-      if (existing) {
-        if (isPendingInvitation(existing)) {
-          // Still never signed in: a fresh invitation is the only mail that helps them.
-          const code = await this.issueCode(tx, existing.id, "invitation", now);
-          const mail = invitationMail(this.deps.publicUrl, code, inviter, input.organizationTitle);
-          await queueMail(this.deps, tx, email, mail, input.organizationId);
-        } else if (input.organizationTitle) {
-          const mail = addedToOrganizationMail(this.deps.publicUrl, inviter, input.organizationTitle);
-          await queueMail(this.deps, tx, email, mail, input.organizationId);
-        }
-        return { userId: existing.id, created: false };
-      }
-      const user = await this.deps.users.create(
-        { email, firstName: input.firstName, lastName: input.lastName, isActive: false },
-        tx,
-      );
-      const code = await this.issueCode(tx, user.id, "invitation", now);
-      await queueMail(
-        this.deps,
-        tx,
-        email,
-        invitationMail(this.deps.publicUrl, code, inviter, input.organizationTitle),
-        input.organizationId,
-      );
-      return { userId: user.id, created: true };
-    };
-    return options.tx ? run(options.tx) : this.deps.db.transaction(run);
+  async prepareInvitee(
+    input: { email: string; firstName: string; lastName: string },
+    tx: Database,
+  ): Promise<UserRow> {
+    const email = normalizeEmail(input.email);
+    const existing = await this.deps.users.findByEmail(email, tx);
+    if (existing) return existing;
+    return this.deps.users.create(
+      { email, firstName: input.firstName, lastName: input.lastName, isActive: false },
+      tx,
+    );
+  }
+
+  /**
+   * How often invitations may reach an address: per inviter and per address across all
+   * organizations, so add/remove cycles cannot flood a mailbox. 429 with Retry-After beyond.
+   */
+  async limitInvitations(invitedByUserId: number, email: string): Promise<void> {
+    const { invitationsPerRecipientPerDay, invitationsPerSenderPerHour, windowMs } = accountMailLimits;
+    const to = normalizeEmail(email);
+    await enforceRateLimit(
+      this.deps.db,
+      `invite:by:${invitedByUserId}:to:${to}`,
+      invitationsPerSenderPerHour,
+      windowMs,
+    );
+    await enforceRateLimit(this.deps.db, `invite:to:${to}`, invitationsPerRecipientPerDay, 24 * windowMs);
+  }
+
+  /**
+   * Mails an organization's invitation: someone who never signed in gets a link that sets their
+   * password and accepts this organization's invitation; anyone else is asked to sign in and
+   * answer it there. Queued in `tx`, so it goes out exactly when the invitation exists.
+   */
+  async mailInvitation(
+    user: UserRow,
+    input: { invitedByUserId: number; organizationTitle: string; organizationId: number },
+    tx: Database,
+  ): Promise<void> {
+    const inviter = await this.inviterName(tx, input.invitedByUserId);
+    const mail = isPendingInvitation(user)
+      ? invitationMail(
+          this.deps.publicUrl,
+          await this.issueCode(tx, user.id, "invitation", new Date(), input.organizationId),
+          inviter,
+          input.organizationTitle,
+        )
+      : organizationInvitationMail(this.deps.publicUrl, inviter, input.organizationTitle);
+    await queueMail(this.deps, tx, user.email, mail, input.organizationId);
   }
 
   /**
@@ -195,7 +217,14 @@ export class AccountService {
       throw AppError.validation({ email: [duplicateEmailMessage] });
     }
     await enforceRateLimit(this.deps.db, `invite:user:${input.invitedByUserId}`, 30, hourMs);
-    await this.inviteByEmail(input);
+    await this.deps.db.transaction(async (tx) => {
+      const user = await this.prepareInvitee(input, tx);
+      // Someone registered between the check and now: nothing to send them.
+      if (!isPendingInvitation(user)) return;
+      const code = await this.issueCode(tx, user.id, "invitation", new Date());
+      const inviter = await this.inviterName(tx, input.invitedByUserId);
+      await queueMail(this.deps, tx, user.email, invitationMail(this.deps.publicUrl, code, inviter));
+    });
   }
 
   /** A live activation or invitation code with its account; 404 otherwise. */
@@ -244,6 +273,11 @@ export class AccountService {
         },
         tx,
       );
+      await this.deps.hooks.mailboxProven(user.id, tx);
+      // The invitation link was the person's answer to that organization's invitation.
+      if (found.code.kind === "invitation") {
+        await this.deps.hooks.invitationUsed(user.id, found.code.organizationId, tx);
+      }
     });
     return this.deps.tokens.issueSession(user.id, now);
   }

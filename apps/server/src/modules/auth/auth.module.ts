@@ -5,6 +5,7 @@ import type { OrganizationServices } from "../organization/organization.module.t
 import type { TwoFactorServices } from "../two-factor/two-factor.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
 import { AccountService } from "./account.service.ts";
+import { AccountHooks } from "./account-hooks.ts";
 import { registerAuthRoutes } from "./auth.routes.ts";
 import { authPersonalData } from "./auth-personal-data.ts";
 import { LoginService } from "./login.service.ts";
@@ -21,12 +22,13 @@ export function createAuthModule(
     tokens: deps.tokens,
     mail: platform.mail,
     publicUrl: platform.config.PUBLIC_URL,
+    hooks: new AccountHooks(),
   };
   const accounts = new AccountService(accountDeps);
   const login = new LoginService({ ...accountDeps, twoFactor: deps.twoFactor, membership: deps.membership });
   const passwords = new PasswordService(accountDeps);
   return {
-    services: { accounts, passwordLogin: login },
+    services: { accounts, passwordLogin: login, accountHooks: accountDeps.hooks },
     routes: (app) =>
       registerAuthRoutes(app, { accounts, login, passwords, cookies: cookieOptionsOf(platform.config) }),
     personalData: authPersonalData(platform.database.db),

@@ -1,4 +1,5 @@
 import { bigint, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { organizations } from "../organization/organization.tables.ts";
 import { users } from "../users/users.tables.ts";
 
 /** Single-use codes sent by e-mail (activation, password reset, invitation); only hashes are kept. */
@@ -11,6 +12,10 @@ export const userCodes = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["activation", "password_reset", "invitation"] }).notNull(),
     codeHash: text("code_hash").notNull(),
+    /** An invitation's organization: using the code accepts that organization's invitation only. */
+    organizationId: bigint("organization_id", { mode: "number" }).references(() => organizations.id, {
+      onDelete: "cascade",
+    }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -65,6 +65,7 @@ export class PasswordService {
       }
       await this.deps.users.update(user.id, { passwordHash, isActive: true }, tx);
       await voidUserCodes(tx, user.id, ["activation", "invitation"], now);
+      await this.deps.hooks.mailboxProven(user.id, tx);
       await this.deps.tokens.revokeSessions(user.id, { db: tx });
       if (options.revokeApiKeys) await this.deps.tokens.revokeApiKeys(user.id, tx);
     });

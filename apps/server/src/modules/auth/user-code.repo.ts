@@ -8,17 +8,39 @@ export type UserCodeRow = typeof userCodes.$inferSelect;
 
 export async function insertUserCode(
   db: Database,
-  row: { userId: number; kind: UserCodeKind; codeHash: string; expiresAt: Date },
+  row: {
+    userId: number;
+    kind: UserCodeKind;
+    codeHash: string;
+    expiresAt: Date;
+    organizationId?: number | null;
+  },
 ): Promise<void> {
   await db.insert(userCodes).values(row);
 }
 
-/** Voids the unused codes of those kinds, so only the newest link works. */
-export async function voidUserCodes(db: Database, userId: number, kinds: UserCodeKind[], now: Date) {
+/**
+ * Voids the unused codes of those kinds, so only the newest link works; with `organizationId`
+ * only that organization's (each organization's invitation keeps its own link).
+ */
+export async function voidUserCodes(
+  db: Database,
+  userId: number,
+  kinds: UserCodeKind[],
+  now: Date,
+  organizationId?: number,
+) {
   await db
     .update(userCodes)
     .set({ usedAt: now })
-    .where(and(eq(userCodes.userId, userId), anyOf(userCodes.kind, kinds), isNull(userCodes.usedAt)));
+    .where(
+      and(
+        eq(userCodes.userId, userId),
+        anyOf(userCodes.kind, kinds),
+        isNull(userCodes.usedAt),
+        organizationId === undefined ? undefined : eq(userCodes.organizationId, organizationId),
+      ),
+    );
 }
 
 /** A code that is unused and unexpired. */

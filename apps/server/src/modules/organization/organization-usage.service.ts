@@ -7,6 +7,7 @@ import type { OrganizationSelector, OrganizationUsage } from "@tarmac/contracts"
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { bytesToMb, isUsageCritical, type PlanService } from "../plan/plan.service.ts";
+import type { InvitationService } from "./invitation.service.ts";
 import type { MembershipService } from "./membership.service.ts";
 import { addUsage, findOrganizationById, type UsageDelta } from "./organization.repo.ts";
 
@@ -24,8 +25,46 @@ export interface Quota {
   userLimit: number;
 }
 
+export const userLimitReached = () =>
+  new AppError(
+    "user_limit_reached",
+    400,
+    "The organization has reached its user limit.",
+    undefined,
+    "user_limit_reached",
+  );
+
 export class OrganizationUsageService {
-  constructor(private readonly deps: { db: Database; membership: MembershipService; plans: PlanService }) {}
+  constructor(
+    private readonly deps: {
+      db: Database;
+      membership: MembershipService;
+      invitations: InvitationService;
+      plans: PlanService;
+    },
+  ) {}
+
+  /** Members and live invitations: an invitation holds its seat until it is answered. */
+  private async seatsTaken(organizationId: number, db: Database): Promise<number> {
+    const [members, invitations] = await Promise.all([
+      this.deps.membership.countMembers([organizationId], db),
+      this.deps.invitations.countLive([organizationId], db),
+    ]);
+    return (members.get(organizationId) ?? 0) + (invitations.get(organizationId) ?? 0);
+  }
+
+  /**
+   * 400 user_limit_reached when the plan has no seat left for one more person. Call it under the
+   * organization lock (MembershipService.lockOrganization), so that two requests cannot both take
+   * the last seat.
+   */
+  async assertSeatFree(organizationId: number, db: Database): Promise<void> {
+    const quota = await this.getQuota(organizationId, db);
+    if (!quota) throw AppError.notFound();
+    if (quota.userLimit > 0 && (await this.seatsTaken(organizationId, db)) >= quota.userLimit) {
+      throw userLimitReached();
+    }
+  }
 
   async getQuota(organizationId: number, db = this.deps.db): Promise<Quota | null> {
     const organization = await findOrganizationById(db, organizationId);
@@ -58,8 +97,7 @@ export class OrganizationUsageService {
   async readUsage(organizationId: number, db = this.deps.db): Promise<OrganizationUsage> {
     const quota = await this.getQuota(organizationId, db);
     if (!quota) throw AppError.notFound();
-    const usersCount =
-      (await this.deps.membership.countMembers([organizationId], db)).get(organizationId) ?? 0;
+    const usersCount = await this.seatsTaken(organizationId, db);
     return {
       org_id: organizationId,
       space_used: bytesToMb(quota.spaceUsedBytes),
@@ -70,6 +108,7 @@ export class OrganizationUsageService {
       projects_limit: quota.projectsLimit,
       pending_uploads: quota.pendingUploads,
       pending_space: bytesToMb(quota.pendingUploadBytes),
+      // Invitations not yet answered hold seats as members do.
       users_count: usersCount,
       user_limit: quota.userLimit,
       // Space held by uploads waiting for confirmation is spoken for as much as stored builds.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Database } from "../../platform/db/client.ts";
 import { defineJob } from "../../platform/jobs/define-job.ts";
 import type { RoutedStorage } from "../../platform/storage/routed-storage.ts";
+import type { InvitationService } from "./invitation.service.ts";
 import { organizationStoragePrefix } from "./logo.ts";
 import { deleteOrganizationRow } from "./organization.repo.ts";
 
@@ -9,8 +10,19 @@ import { deleteOrganizationRow } from "./organization.repo.ts";
  * Deletion runs in the background: stored files can be many and slow to remove. Files go
  * first, the row last, so a retried run still finds what is left; every step is idempotent.
  */
-export function createOrganizationJobs(deps: { db: Database; storage: RoutedStorage }) {
+export function createOrganizationJobs(deps: {
+  db: Database;
+  storage: RoutedStorage;
+  invitations: InvitationService;
+}) {
   return {
+    // Expired invitations are already ignored everywhere; this only keeps the table small.
+    expireInvitations: defineJob({
+      name: "organization.expire-invitations",
+      schema: z.object({}),
+      retry: { limit: 0 },
+      handler: () => deps.invitations.deleteExpired(),
+    }),
     delete: defineJob({
       name: "organization.delete",
       schema: z.object({ organizationId: z.number().int().positive() }),

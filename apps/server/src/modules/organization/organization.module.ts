@@ -2,6 +2,7 @@ import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { PlanServices } from "../plan/plan.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
+import { InvitationService } from "./invitation.service.ts";
 import { MembershipService } from "./membership.service.ts";
 import { createOrganizationJobs } from "./organization.jobs.ts";
 import { registerOrganizationRoutes } from "./organization.routes.ts";
@@ -16,8 +17,9 @@ export { membershipsReadWithToken } from "./membership.service.ts";
 export function createOrganizationModule(platform: Platform, deps: UsersServices & PlanServices) {
   const { db } = platform.database;
   const membership = new MembershipService({ db, lists: platform.lists, identity: platform.identity });
-  const usage = new OrganizationUsageService({ db, membership, plans: deps.plans });
-  const organizationJobs = createOrganizationJobs({ db, storage: platform.storage });
+  const invitations = new InvitationService({ db });
+  const usage = new OrganizationUsageService({ db, membership, invitations, plans: deps.plans });
+  const organizationJobs = createOrganizationJobs({ db, storage: platform.storage, invitations });
   const organizations = new OrganizationService({
     db,
     membership,
@@ -35,7 +37,7 @@ export function createOrganizationModule(platform: Platform, deps: UsersServices
     organizationJobs,
   });
   return {
-    services: { membership, organizations, usage, lifecycle },
+    services: { membership, invitations, organizations, usage, lifecycle },
     routes: (app) =>
       registerOrganizationRoutes(app, {
         organizations,
@@ -44,6 +46,7 @@ export function createOrganizationModule(platform: Platform, deps: UsersServices
         publicUrl: platform.config.PUBLIC_URL,
       }),
     jobs: Object.values(organizationJobs),
+    schedules: [{ job: organizationJobs.expireInvitations, cron: "41 * * * *" }],
     personalData: [organizationPersonalData(db)],
   } satisfies AppModule;
 }

@@ -61,3 +61,37 @@ export const memberships = pgTable(
     index("memberships_org_role_idx").on(table.organizationId, table.role, table.userId),
   ],
 );
+
+/**
+ * A place offered to a person who has not accepted it yet: no access, no listing among the
+ * members, no power over the account. It holds a seat of the plan until it is accepted,
+ * declined, cancelled or expires. Teams and projects are applied on acceptance (those that
+ * still exist then).
+ */
+export const organizationInvitations = pgTable(
+  "organization_invitations",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The address as the inviter typed it (normalized): shown instead of anything of the account. */
+    email: text("email").notNull(),
+    role: smallint("role").notNull(),
+    teamIds: bigint("team_ids", { mode: "number" }).array().notNull().default([]),
+    projectIds: bigint("project_ids", { mode: "number" }).array().notNull().default([]),
+    /** Names as the inviter typed them; the account's own names are not shown to the inviter. */
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    invitedBy: bigint("invited_by", { mode: "number" }).references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("organization_invitations_org_user_key").on(table.organizationId, table.userId),
+    index("organization_invitations_user_idx").on(table.userId),
+  ],
+);

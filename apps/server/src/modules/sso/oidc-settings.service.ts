@@ -14,7 +14,6 @@ import {
   saveConnection,
   saveRequireSso,
 } from "./sso.repo.ts";
-import { domainsClaimedElsewhere } from "./sso-domains.ts";
 
 export interface OidcConnectionSettings {
   issuer: string;
@@ -70,12 +69,6 @@ export class OidcSettingsService {
     }
     if (!input.scopes.split(/\s+/).includes("openid")) {
       throw AppError.validation({ scopes: ["The scopes must include openid."] });
-    }
-    const claimed = await domainsClaimedElsewhere(this.deps.db, organizationId, input.allowed_domains);
-    if (claimed.length > 0) {
-      throw AppError.validation({
-        allowed_domains: [`Another organization signs in people of ${claimed.join(", ")}.`],
-      });
     }
     if (input.enabled) {
       try {

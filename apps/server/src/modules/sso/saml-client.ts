@@ -1,3 +1,4 @@
+import { inflateRawSync } from "node:zlib";
 import { SAML, ValidateInResponseTo } from "@node-saml/node-saml";
 import type { Database } from "../../platform/db/client.ts";
 import type { IdpFacts } from "./saml-metadata.ts";
@@ -101,4 +102,15 @@ export function personOfProfile(profile: Record<string, unknown>) {
 /** The assertion's own ID (for the replay cache), read from its XML. */
 export function assertionIdOf(assertionXml: string): string | null {
   return /<(?:\w+:)?Assertion\b[^>]*\bID="([^"]+)"/.exec(assertionXml)?.[1] ?? null;
+}
+
+/** The ID of the AuthnRequest a redirect-binding URL carries ("" when it carries none). */
+export function authnRequestIdOf(url: URL | string): string {
+  const request = new URL(url).searchParams.get("SAMLRequest") ?? "";
+  try {
+    const xml = inflateRawSync(Buffer.from(request, "base64")).toString("utf8");
+    return /\bID="([^"]+)"/.exec(xml)?.[1] ?? "";
+  } catch {
+    return "";
+  }
 }

@@ -10,7 +10,6 @@ import { type SamlConnectionSettings, samlEndpoints } from "./saml-client.ts";
 import { MetadataError, readIdpMetadata } from "./saml-metadata.ts";
 import { can, type SsoAction } from "./sso.policy.ts";
 import { findConnection, findRequireSso, saveConnection, saveRequireSso } from "./sso.repo.ts";
-import { domainsClaimedElsewhere } from "./sso-domains.ts";
 
 /** Metadata documents are a few kilobytes; a megabyte is plenty. */
 export const maxMetadataBytes = 1024 * 1024;
@@ -78,12 +77,6 @@ export class SamlSettingsService {
     if (Boolean(spCertificate) !== Boolean(keySealed)) {
       throw AppError.validation({
         certificate_file: ["Give the signing certificate and its private key together."],
-      });
-    }
-    const claimed = await domainsClaimedElsewhere(this.deps.db, organizationId, fields.allowed_domains);
-    if (claimed.length > 0) {
-      throw AppError.validation({
-        allowed_domains: [`Another organization signs in people of ${claimed.join(", ")}.`],
       });
     }
     await this.deps.db.transaction(async (tx) => {

@@ -1,19 +1,22 @@
 import { randomBytes } from "node:crypto";
 import type { SsoCheck } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import { roles } from "../organization/roles.ts";
-import type { TokenService } from "../users/token.service.ts";
 import type { UserService } from "../users/user.service.ts";
 import { discoverProvider, finishAuthorization, startAuthorization } from "./oidc-provider-client.ts";
 import { type OidcConnectionSettings, oidcRedirectUri } from "./oidc-settings.service.ts";
+import { checkSamlAnswer, screenSamlResponse } from "./saml-answer.ts";
 import {
   assertionIdOf,
+  authnRequestIdOf,
   personOfProfile,
   type SamlConnectionSettings,
+  samlEndpoints,
   samlRequestMaxAgeMs,
   samlServiceProvider,
 } from "./saml-client.ts";
@@ -22,22 +25,26 @@ import {
   findConnection,
   findRequireSso,
   insertLoginState,
-  listConnectionsForDomain,
   listEnabledConnections,
   type SsoConnectionRow,
   type SsoKind,
   takeLoginState,
 } from "./sso.repo.ts";
+import type { SsoAdmission, SsoOutcome } from "./sso-admission.service.ts";
+import { type DomainClaimsService, domainOfEmail } from "./sso-domains.service.ts";
+import { findIdentity } from "./sso-identities.repo.ts";
+import { SsoLoginError } from "./sso-login-error.ts";
+
+export { SsoLoginError } from "./sso-login-error.ts";
 
 /** How long a person may take at the identity provider. */
 const loginStateSeconds = 10 * 60;
 
-/** Why a sign-in did not finish; the sign-in page shows the matching message. */
-export class SsoLoginError extends Error {
-  constructor(readonly reason: "unknown_organization" | "expired" | "provider" | "no_email" | "domain") {
-    super(reason);
-  }
-}
+/**
+ * Sign-ins one client address may start, and answers it may post, per minute: far above a
+ * person's, far below a flood (each start keeps a row; each answer is parsed XML).
+ */
+export const ssoRequestsPerMinute = 30;
 
 /** Only paths of this site are followed after signing in (no open redirect). */
 export function safeNextPath(next: string | undefined): string {
@@ -58,22 +65,38 @@ export class SsoLoginService {
       db: Database;
       box: SecretBox;
       users: UserService;
-      tokens: TokenService;
       membership: MembershipService;
       organizations: OrganizationService;
+      domains: DomainClaimsService;
+      admission: SsoAdmission;
       publicUrl: string;
       allowPrivateTargets: boolean;
     },
   ) {}
 
-  /** Where the browser goes to sign in to the organization named by its subdomain. */
-  async start(subdomain: string, next: string | undefined, loginHint?: string): Promise<URL> {
+  /** 429 once a client address starts or answers more sign-ins than a person would. */
+  async throttle(kind: "start" | "answer", clientAddress: string): Promise<void> {
+    await enforceRateLimit(this.deps.db, `sso-${kind}:${clientAddress}`, ssoRequestsPerMinute, 60_000);
+  }
+
+  /**
+   * Where the browser goes to sign in to the organization named by its subdomain; with
+   * `linkUserId`, to link that signed-in person's account instead (see SsoLinksService).
+   */
+  async start(
+    subdomain: string,
+    options: { next?: string; loginHint?: string; clientAddress: string; linkUserId?: number },
+  ): Promise<URL> {
+    await this.throttle("start", options.clientAddress);
+    const next = options.next;
+    const loginHint = options.loginHint;
+    const linkUserId = options.linkUserId ?? null;
     const organization = await this.deps.organizations.findBySubdomain(subdomain);
     const connections = organization ? await listEnabledConnections(this.deps.db, organization.id) : [];
     // OpenID Connect when the organization has it, else its SAML provider.
     const connection = connections.find((row) => row.kind === "oidc") ?? connections[0];
     if (!organization || !connection) throw new SsoLoginError("unknown_organization");
-    if (connection.kind !== "oidc") return this.startSaml(connection, next);
+    if (connection.kind !== "oidc") return this.startSaml(connection, next, linkUserId);
     const config = await this.configOf(connection);
     const started = await startAuthorization(config, {
       redirectUri: oidcRedirectUri(this.deps.publicUrl),
@@ -87,16 +110,14 @@ export class SsoLoginService {
       nonce: started.nonce,
       codeVerifier: started.codeVerifier,
       nextPath: safeNextPath(next),
+      linkUserId,
       expiresAt: new Date(Date.now() + loginStateSeconds * 1000),
     });
     return started.url;
   }
 
-  /**
-   * Finishes an OpenID Connect sign-in: the person (made on the first sign-in, names kept up to
-   * date), their membership (the default role on the first sign-in), a session.
-   */
-  async finish(callbackUrl: URL): Promise<{ token: string; expiresAt: Date; nextPath: string }> {
+  /** Finishes an OpenID Connect sign-in; what follows is SsoAdmission's decision. */
+  async finish(callbackUrl: URL): Promise<SsoOutcome> {
     const state = callbackUrl.searchParams.get("state") ?? "";
     const pending = state ? await takeLoginState(this.deps.db, state) : null;
     if (pending?.kind !== "oidc") throw new SsoLoginError("expired");
@@ -109,29 +130,43 @@ export class SsoLoginService {
       throw new SsoLoginError("provider");
     }
     if (!person.emailVerified) throw new SsoLoginError("no_email");
-    return this.admit(connection, person, pending.nextPath);
+    return this.deps.admission.admit(connection, person, pending);
   }
 
-  private async startSaml(connection: SsoConnectionRow, next: string | undefined): Promise<URL> {
+  /** Keeps the AuthnRequest's ID with the sign-in: the answer must be to this request, not any. */
+  private async startSaml(
+    connection: SsoConnectionRow,
+    next: string | undefined,
+    linkUserId: number | null,
+  ): Promise<URL> {
     const state = randomBytes(24).toString("base64url");
+    const url = new URL(await this.samlOf(connection).getAuthorizeUrlAsync(state, undefined, {}));
     await insertLoginState(this.deps.db, {
       state,
       organizationId: connection.organizationId,
       kind: connection.kind,
-      nonce: "",
+      nonce: authnRequestIdOf(url),
       codeVerifier: "",
       nextPath: safeNextPath(next),
+      linkUserId,
       expiresAt: new Date(Date.now() + loginStateSeconds * 1000),
     });
-    return new URL(await this.samlOf(connection).getAuthorizeUrlAsync(state, undefined, {}));
+    return url;
   }
 
   /**
-   * Finishes a SAML sign-in posted to the organization's ACS: the answer must be to a request
-   * this instance or another one sent (InResponseTo), signed, for this audience, fresh, and its
+   * Finishes a SAML sign-in posted to the organization's ACS: the answer must be screened (size,
+   * depth, no document type), signed, for this audience, fresh, from the provider's issuer, to
+   * this ACS (Destination and Recipient), to this sign-in's own request (InResponseTo), and its
    * assertion never used before.
    */
-  async finishSaml(organizationId: number, form: { SAMLResponse?: string; RelayState?: string }) {
+  async finishSaml(
+    organizationId: number,
+    form: { SAMLResponse?: string; RelayState?: string },
+    clientAddress: string,
+  ): Promise<SsoOutcome> {
+    await this.throttle("answer", clientAddress);
+    if (screenSamlResponse(form.SAMLResponse ?? "") !== null) throw new SsoLoginError("provider");
     const pending = form.RelayState ? await takeLoginState(this.deps.db, form.RelayState) : null;
     if (!pending || pending.organizationId !== organizationId || pending.kind === "oidc") {
       throw new SsoLoginError("expired");
@@ -140,6 +175,7 @@ export class SsoLoginService {
     if (!connection?.enabled) throw new SsoLoginError("unknown_organization");
     let profile: Record<string, unknown>;
     let assertionXml = "";
+    let responseXml = "";
     try {
       const result = await this.samlOf(connection).validatePostResponseAsync({
         SAMLResponse: form.SAMLResponse ?? "",
@@ -147,9 +183,19 @@ export class SsoLoginService {
       if (!result.profile) throw new Error("no profile");
       profile = result.profile as unknown as Record<string, unknown>;
       assertionXml = result.profile.getAssertionXml?.() ?? "";
+      responseXml = result.profile.getSamlResponseXml?.() ?? "";
     } catch {
       throw new SsoLoginError("provider");
     }
+    const wrong = checkSamlAnswer(
+      { assertion: assertionXml, response: responseXml },
+      {
+        acsUrl: samlEndpoints(this.deps.publicUrl, organizationId).acsUrl,
+        idpEntityId: (connection.settings as SamlConnectionSettings).entityId,
+        requestId: pending.nonce,
+      },
+    );
+    if (wrong !== null) throw new SsoLoginError("provider");
     const assertionId = assertionIdOf(assertionXml);
     if (
       !assertionId ||
@@ -157,58 +203,15 @@ export class SsoLoginService {
     ) {
       throw new SsoLoginError("provider");
     }
-    return this.admit(connection, personOfProfile(profile), pending.nextPath);
-  }
-
-  /**
-   * Lets a person the provider vouched for in: the account (made on the first sign-in, names
-   * kept up to date), the membership (the default role on the first sign-in), a session.
-   */
-  private async admit(
-    connection: SsoConnectionRow,
-    person: { email: string; firstName: string; lastName: string },
-    nextPath: string,
-  ): Promise<{ token: string; expiresAt: Date; nextPath: string }> {
-    if (!person.email) throw new SsoLoginError("no_email");
-    const domain = person.email.slice(person.email.lastIndexOf("@") + 1);
-    if (connection.allowedDomains.length > 0 && !connection.allowedDomains.includes(domain)) {
-      throw new SsoLoginError("domain");
-    }
-    const organizationId = connection.organizationId;
-    const userId = await this.deps.db.transaction(async (tx) => {
-      const names = {
-        ...(person.firstName ? { firstName: person.firstName } : {}),
-        ...(person.lastName ? { lastName: person.lastName } : {}),
-      };
-      let user = await this.deps.users.findByEmail(person.email, tx);
-      if (!user) {
-        user = await this.deps.users.create(
-          { email: person.email, isActive: true, passwordHash: null, ...names },
-          tx,
-        );
-      } else {
-        // The provider vouched for the address: an invited account is now active.
-        await this.deps.users.update(user.id, { ...names, isActive: true }, tx);
-      }
-      const member = await this.deps.membership.findMemberByUser(organizationId, user.id, tx);
-      if (!member) {
-        await this.deps.membership.addMember(
-          { organizationId, userId: user.id, role: connection.defaultRole },
-          tx,
-        );
-      }
-      return user.id;
-    });
-    const session = await this.deps.tokens.issueSession(userId, new Date(), this.deps.db, {
-      ssoOrganizationId: organizationId,
-    });
-    return { ...session, nextPath };
+    return this.deps.admission.admit(connection, personOfProfile(profile), pending);
   }
 
   /** By an e-mail address or its domain: whether that organization signs in with SSO. */
   async checkByValue(value: string): Promise<SsoCheck> {
     const domain = value.trim().toLowerCase().split("@").pop() ?? "";
-    const [connection] = domain ? await listConnectionsForDomain(this.deps.db, domain) : [];
+    // Only a proven domain leads anywhere: a claim alone must not send people to a stranger's provider.
+    const owner = domain ? await this.deps.domains.provenOwnerOf(domain) : null;
+    const [connection] = owner === null ? [] : await listEnabledConnections(this.deps.db, owner);
     return connection ? this.describe(connection) : { sso: false };
   }
 
@@ -222,12 +225,21 @@ export class SsoLoginService {
 
   /**
    * Why a password sign-in is refused: the person belongs (not as owner) to an organization that
-   * requires single sign-on. Null when passwords are fine.
+   * requires single sign-on and owns the account (its sign-in created it, or it proved the
+   * address's domain). An organization's rule never locks out an account it does not own. Null
+   * when passwords are fine.
    */
   async passwordRefusal(userId: number): Promise<string | null> {
+    const user = await this.deps.users.findById(userId);
+    if (!user) return null;
     for (const member of await this.deps.membership.listMemberships(userId)) {
       if (member.role === roles.owner) continue;
-      if (await findRequireSso(this.deps.db, member.organizationId)) {
+      if (!(await findRequireSso(this.deps.db, member.organizationId))) continue;
+      const identity = await findIdentity(this.deps.db, member.organizationId, userId);
+      const owned =
+        identity?.origin === "created" ||
+        (await this.deps.domains.isProvenBy(member.organizationId, domainOfEmail(user.email)));
+      if (owned) {
         const subdomain = (await this.deps.organizations.subdomainsOf([member.organizationId])).get(
           member.organizationId,
         );

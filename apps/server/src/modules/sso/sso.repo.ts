@@ -1,4 +1,4 @@
-import { and, arrayContains, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
 import {
   ssoConnections,
@@ -47,14 +47,6 @@ export function listEnabledConnections(db: Database, organizationId: number) {
     .select()
     .from(ssoConnections)
     .where(and(eq(ssoConnections.organizationId, organizationId), eq(ssoConnections.enabled, true)));
-}
-
-/** Enabled connections that claim an e-mail domain. */
-export function listConnectionsForDomain(db: Database, domain: string) {
-  return db
-    .select()
-    .from(ssoConnections)
-    .where(and(eq(ssoConnections.enabled, true), arrayContains(ssoConnections.allowedDomains, [domain])));
 }
 
 export async function findRequireSso(db: Database, organizationId: number): Promise<boolean> {

@@ -10,7 +10,7 @@ import {
   ssoSession,
   ssoSessionRevokeInput,
 } from "@tarmac/contracts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
@@ -18,8 +18,10 @@ import { cookieOptionsOf, requireActiveActor, setSessionCookie } from "../../htt
 import { errorResponses } from "../../http/error-responses.ts";
 import { parseInput } from "../../http/parse-input.ts";
 import { readSmallFileForm } from "../../http/small-file-form.ts";
+import { ThrottleError } from "../../http/throttle/throttle.ts";
 import type { OidcSettingsService } from "./oidc-settings.service.ts";
 import { maxMetadataBytes, type SamlSettingsService } from "./saml-settings.service.ts";
+import type { SsoOutcome } from "./sso-admission.service.ts";
 import { SsoLoginError, type SsoLoginService } from "./sso-login.service.ts";
 import type { SsoSessionsService } from "./sso-sessions.service.ts";
 
@@ -40,6 +42,24 @@ export async function registerSsoRoutes(
   const cookies = cookieOptionsOf(config);
   /** The sign-in page shows what went wrong; nothing else about the organization leaks. */
   const failed = (reason: string) => `${config.PUBLIC_URL}/login-custom-client?sso_error=${reason}`;
+  /** Where the browser goes once the provider answered: in, to the second factor, or back to its profile. */
+  const followOutcome = (reply: FastifyReply, outcome: SsoOutcome) => {
+    if (outcome.kind === "second_factor") {
+      return reply.redirect(
+        `${config.PUBLIC_URL}/login-custom-client?sso_second_factor=${encodeURIComponent(outcome.ticket)}`,
+        302,
+      );
+    }
+    if (outcome.kind === "session") setSessionCookie(reply, cookies, outcome.token, outcome.expiresAt);
+    return reply.redirect(`${config.PUBLIC_URL}${outcome.nextPath}`, 302);
+  };
+  /** A failed browser step: the sign-in page says why; a flood gets its 429. */
+  const failBrowserStep = (request: FastifyRequest, reply: FastifyReply, error: unknown, what: string) => {
+    if (error instanceof SsoLoginError) return reply.redirect(failed(error.reason), 302);
+    if (error instanceof ThrottleError) throw error;
+    request.log.warn({ err: error }, what);
+    return reply.redirect(failed("provider"), 302);
+  };
 
   routes.get(
     "/api/orgs-oidc/:id/",
@@ -160,13 +180,9 @@ export async function registerSsoRoutes(
       },
       async (request, reply) => {
         try {
-          const session = await logins.finishSaml(request.params.id, request.body);
-          setSessionCookie(reply, cookies, session.token, session.expiresAt);
-          return reply.redirect(`${config.PUBLIC_URL}${session.nextPath}`, 302);
+          return followOutcome(reply, await logins.finishSaml(request.params.id, request.body, request.ip));
         } catch (error) {
-          if (error instanceof SsoLoginError) return reply.redirect(failed(error.reason), 302);
-          request.log.warn({ err: error }, "SAML sign-in could not finish");
-          return reply.redirect(failed("provider"), 302);
+          return failBrowserStep(request, reply, error, "SAML sign-in could not finish");
         }
       },
     );
@@ -241,16 +257,14 @@ export async function registerSsoRoutes(
     },
     async (request, reply) => {
       try {
-        const url = await logins.start(
-          request.params.subdomain,
-          request.query.next,
-          request.query.login_hint,
-        );
+        const url = await logins.start(request.params.subdomain, {
+          ...(request.query.next ? { next: request.query.next } : {}),
+          ...(request.query.login_hint ? { loginHint: request.query.login_hint } : {}),
+          clientAddress: request.ip,
+        });
         return reply.redirect(url.toString(), 302);
       } catch (error) {
-        if (error instanceof SsoLoginError) return reply.redirect(failed(error.reason), 302);
-        request.log.warn({ err: error }, "single sign-on could not start");
-        return reply.redirect(failed("provider"), 302);
+        return failBrowserStep(request, reply, error, "single sign-on could not start");
       }
     },
   );
@@ -260,14 +274,9 @@ export async function registerSsoRoutes(
     { schema: { tags, summary: "The identity provider sends the browser back here (302 into the app)" } },
     async (request, reply) => {
       try {
-        const callback = new URL(request.url, config.PUBLIC_URL);
-        const session = await logins.finish(callback);
-        setSessionCookie(reply, cookies, session.token, session.expiresAt);
-        return reply.redirect(`${config.PUBLIC_URL}${session.nextPath}`, 302);
+        return followOutcome(reply, await logins.finish(new URL(request.url, config.PUBLIC_URL)));
       } catch (error) {
-        if (error instanceof SsoLoginError) return reply.redirect(failed(error.reason), 302);
-        request.log.warn({ err: error }, "single sign-on could not finish");
-        return reply.redirect(failed("provider"), 302);
+        return failBrowserStep(request, reply, error, "single sign-on could not finish");
       }
     },
   );

@@ -39,10 +39,15 @@ export class StaffActionsService {
     return { detail: "The invitation has been sent again." };
   }
 
-  async rotateApiKey(actorUserId: number, membershipId: number): Promise<Membership & { api_key: string }> {
+  /** The caller's own key; one made in a single sign-on session carries that organization (see TokenService). */
+  async rotateApiKey(
+    caller: { userId: number; ssoOrganizationId: number | null },
+    membershipId: number,
+  ): Promise<Membership & { api_key: string }> {
+    const actorUserId = caller.userId;
     const { row, actor } = await this.deps.staff.getVisible(actorUserId, membershipId);
     assertAllowed(actor, "staff:rotate-api-key", { isSelf: row.userId === actorUserId });
-    const apiKey = await this.deps.tokens.rotateApiKey(row.userId);
+    const apiKey = await this.deps.tokens.rotateApiKey(row.userId, caller.ssoOrganizationId);
     return { ...(await this.deps.staff.get(actorUserId, membershipId)), api_key: apiKey };
   }
 

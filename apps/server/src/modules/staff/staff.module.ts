@@ -11,6 +11,8 @@ import type { UsersServices } from "../users/users.module.ts";
 import { registerStaffRoutes } from "./staff.routes.ts";
 import { StaffService } from "./staff.service.ts";
 import { StaffActionsService } from "./staff-actions.service.ts";
+import { registerInvitationRoutes } from "./staff-invitations.routes.ts";
+import { StaffInvitationsService } from "./staff-invitations.service.ts";
 
 /** Staff: who is in an organization with which role, teams and projects; invitations; member actions. */
 export function createStaffModule(
@@ -26,12 +28,9 @@ export function createStaffModule(
   const staff = new StaffService({
     db: platform.database.db,
     membership,
-    organizations,
-    usage: deps.usage,
     teams,
     projects: deps.projectMembership,
     users: deps.users,
-    accounts: deps.accounts,
     // About 300 bytes a member: 50,000 of them in some 15 MB.
     records: new GenerationCache<Membership>({ maxEntries: 50_000, maxAgeMs: 10 * 60 * 1000 }),
   });
@@ -44,8 +43,29 @@ export function createStaffModule(
     twoFactor: deps.twoFactor,
     tokens: deps.tokens,
   });
+  const invites = new StaffInvitationsService({
+    db: platform.database.db,
+    staff,
+    membership,
+    invitations: deps.invitations,
+    organizations,
+    usage: deps.usage,
+    teams,
+    projects: deps.projectMembership,
+    users: deps.users,
+    accounts: deps.accounts,
+  });
+  // The invitation link a new account was mailed answers that organization's invitation.
+  deps.accountHooks.onInvitationUsed(async (userId, organizationId, tx) => {
+    if (organizationId === null) await invites.joinAll(userId, tx);
+    else await invites.join(userId, organizationId, tx);
+  });
+  const publicUrl = platform.config.PUBLIC_URL;
   return {
-    services: { staff },
-    routes: (app) => registerStaffRoutes(app, { staff, actions, publicUrl: platform.config.PUBLIC_URL }),
+    services: { staff, staffInvitations: invites },
+    routes: (app) => {
+      registerStaffRoutes(app, { staff, actions, invites, publicUrl });
+      registerInvitationRoutes(app, { invites, publicUrl });
+    },
   } satisfies AppModule;
 }

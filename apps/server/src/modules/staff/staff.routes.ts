@@ -1,6 +1,7 @@
 import {
   createMembershipInput,
   errorBody,
+  invitation,
   membership,
   membershipDetailQuery,
   membershipListQuery,
@@ -23,6 +24,7 @@ import { pageParams, toPage } from "../../http/pagination.ts";
 import { requireXsrfForCookieAuth } from "../../http/xsrf.ts";
 import type { StaffService } from "./staff.service.ts";
 import type { StaffActionsService } from "./staff-actions.service.ts";
+import type { StaffInvitationsService } from "./staff-invitations.service.ts";
 
 const tags = ["staff"];
 const idParams = z.object({ id: z.coerce.number().int().positive() });
@@ -31,10 +33,15 @@ const errors = errorResponses;
 
 export function registerStaffRoutes(
   app: FastifyInstance,
-  deps: { staff: StaffService; actions: StaffActionsService; publicUrl: string },
+  deps: {
+    staff: StaffService;
+    actions: StaffActionsService;
+    invites: StaffInvitationsService;
+    publicUrl: string;
+  },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { staff, actions } = deps;
+  const { staff, actions, invites } = deps;
 
   routes.get(
     "/api/usersinorgs/",
@@ -59,15 +66,16 @@ export function registerStaffRoutes(
     {
       schema: {
         tags,
-        summary: "Add a user (by id or e-mail; unknown e-mails are invited) within the plan's user limit",
+        summary:
+          "Invite a person by e-mail address within the plan's user limit; they become a member when they accept",
         body: createMembershipInput,
-        response: { 201: membership, ...errors },
+        response: { 201: invitation, ...errors },
       },
     },
     async (request, reply) => {
       const actor = requireActiveActor(request);
       reply.status(201);
-      return staff.create(actor.userId, request.body);
+      return invites.invite(actor.userId, request.body);
     },
   );
 
@@ -86,7 +94,7 @@ export function registerStaffRoutes(
       const actor = requireActiveActor(request);
       const { id } = request.params;
       if (request.query.resend || request.query.newapikey) requireXsrfForCookieAuth(request);
-      if (request.query.newapikey) return actions.rotateApiKey(actor.userId, id);
+      if (request.query.newapikey) return actions.rotateApiKey(actor, id);
       if (request.query.resend) return actions.resendInvitation(actor.userId, id);
       return staff.get(actor.userId, id);
     },

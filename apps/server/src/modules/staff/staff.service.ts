@@ -1,30 +1,21 @@
 /**
  * Owns memberships (the spec's "users in organizations"): who is in an organization with
- * which role, teams and projects; adding people (inviting unknown e-mails) within the plan's
- * user limit; and the per-member account actions admins may take.
+ * which role, teams and projects, and changes to them. People join by accepting an invitation
+ * (staff-invitations.service.ts).
  */
-import type {
-  CreateMembershipInput,
-  Membership,
-  OrganizationSelector,
-  PatchMembershipInput,
-} from "@tarmac/contracts";
+import type { Membership, OrganizationSelector, PatchMembershipInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { GenerationCache } from "../../platform/cache/generation-cache.ts";
 import { keptRecords } from "../../platform/cache/list-caches.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { isUniqueViolation } from "../../platform/db/db-errors.ts";
 import type { ProjectMembershipService } from "../application/project-membership.service.ts";
-import type { AccountService } from "../auth/account.service.ts";
 import type {
   Caller,
   MemberContext,
   MemberRow,
   MembershipService,
 } from "../organization/membership.service.ts";
-import type { OrganizationService } from "../organization/organization.service.ts";
-import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import { isAdminRole, roles } from "../organization/roles.ts";
 import type { TeamService } from "../team/team.service.ts";
 import type { UserService } from "../users/user.service.ts";
@@ -33,27 +24,15 @@ import { can, type StaffAction } from "./staff.policy.ts";
 export interface StaffDeps {
   db: Database;
   membership: MembershipService;
-  organizations: OrganizationService;
-  usage: OrganizationUsageService;
   teams: TeamService;
   projects: ProjectMembershipService;
   users: UserService;
-  accounts: Pick<AccountService, "inviteByEmail">;
   /** Members as shown, per directory version (see list()). */
   records: GenerationCache<Membership>;
 }
 
-const alreadyMember = () =>
+export const alreadyMember = () =>
   AppError.validation({ userid: ["This user is already a member of the organization."] });
-
-export const userLimitReached = () =>
-  new AppError(
-    "user_limit_reached",
-    400,
-    "The organization has reached its user limit.",
-    undefined,
-    "user_limit_reached",
-  );
 
 export class StaffService {
   constructor(private readonly deps: StaffDeps) {}
@@ -91,54 +70,6 @@ export class StaffService {
     const [presented] = await this.present(row.organizationId, [row]);
     if (!presented) throw AppError.notFound();
     return presented;
-  }
-
-  async create(actorUserId: number, input: CreateMembershipInput): Promise<Membership> {
-    const { db, membership, usage, teams, accounts, users, projects } = this.deps;
-    const organizationId = input.organization;
-    const actor = await membership.getMembership(actorUserId, organizationId);
-    assertAllowed(actor, "staff:create");
-    let membershipId: number;
-    try {
-      membershipId = await db.transaction(async (tx) => {
-        await membership.lockOrganization(organizationId, tx);
-        const existing =
-          typeof input.userid === "number"
-            ? await users.findById(input.userid, tx)
-            : await users.findByEmail(input.userid, tx);
-        if (typeof input.userid === "number" && !existing) {
-          throw AppError.validation({ userid: ["No user with this id."] });
-        }
-        if (existing && (await membership.findMemberByUser(organizationId, existing.id, tx)))
-          throw alreadyMember();
-        const seats = await usage.readUsage(organizationId, tx);
-        if (seats.user_limit > 0 && seats.users_count >= seats.user_limit) throw userLimitReached();
-        await teams.assertTeamsInOrganization(organizationId, input.teams, tx);
-        await projects.assertProjectsInOrganization(organizationId, input.projects, tx);
-        const { userId } = await accounts.inviteByEmail(
-          {
-            email: existing?.email ?? String(input.userid),
-            firstName: input.first_name,
-            lastName: input.last_name,
-            invitedByUserId: actorUserId,
-            organizationTitle: await this.deps.organizations.getTitle(organizationId, tx),
-            organizationId,
-          },
-          { tx },
-        );
-        const id = await membership.addMember(
-          { organizationId, userId, role: input.role, invitedBy: actorUserId },
-          tx,
-        );
-        await teams.setUserTeams(organizationId, userId, input.teams, tx);
-        await projects.replaceUserProjects(organizationId, userId, input.projects, input.role, tx);
-        return id;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, "memberships_org_user_key")) throw alreadyMember();
-      throw error;
-    }
-    return this.get(actorUserId, membershipId);
   }
 
   async update(actorUserId: number, membershipId: number, input: PatchMembershipInput): Promise<Membership> {

@@ -141,10 +141,14 @@ export class TeamService {
     return byUser;
   }
 
+  /** Those of `teamIds` that are teams of the organization. */
+  async teamsInOrganization(organizationId: number, teamIds: number[], db = this.db): Promise<number[]> {
+    return findTeamIdsInOrganization(db, organizationId, unique(teamIds));
+  }
+
   async assertTeamsInOrganization(organizationId: number, teamIds: number[], db = this.db): Promise<void> {
-    const wanted = unique(teamIds);
-    const found = new Set(await findTeamIdsInOrganization(db, organizationId, wanted));
-    const missing = wanted.filter((id) => !found.has(id));
+    const found = new Set(await this.teamsInOrganization(organizationId, teamIds, db));
+    const missing = unique(teamIds).filter((id) => !found.has(id));
     if (missing.length > 0) {
       throw AppError.validation({ teams: [`Unknown teams in this organization: ${missing.join(", ")}.`] });
     }

@@ -51,6 +51,7 @@ function unrevokedTokensLookup(readAlong?: ReadAlongToken) {
         isActive: users.isActive,
         twoFactorEnabled: users.twoFactorEnabled,
         expiresAt: authTokens.expiresAt,
+        ssoOrganizationId: authTokens.ssoOrganizationId,
         along: readAlong ? readAlong.column(users.id) : sql<null>`null`,
       })
       .from(authTokens)

@@ -30,6 +30,8 @@ export interface ResolvedToken {
   email: string;
   isActive: boolean;
   twoFactorEnabled: boolean;
+  /** The organization whose single sign-on made the token (or the session that made the key). */
+  ssoOrganizationId: number | null;
   /** The user's live memberships, when the organization module reads them along. */
   memberships?: readonly ActorMembership[];
 }
@@ -79,18 +81,32 @@ export class TokenService {
     return { token, tokenId, expiresAt };
   }
 
-  /** A new API key for CI use: returned once, stored only as its hash, no expiry. */
-  async issueApiKey(userId: number, db = this.deps.db): Promise<string> {
+  /**
+   * A new API key for CI use: returned once, stored only as its hash, no expiry. A key made in a
+   * session that single sign-on made carries that organization too: it can do no more than the
+   * session could (no instance administration) and ends with the organization's SSO sessions.
+   */
+  async issueApiKey(
+    userId: number,
+    db = this.deps.db,
+    ssoOrganizationId: number | null = null,
+  ): Promise<string> {
     const token = generateToken();
-    await insertToken(db, { userId, tokenHash: hashToken(token), kind: "api_key", expiresAt: null });
+    await insertToken(db, {
+      userId,
+      tokenHash: hashToken(token),
+      kind: "api_key",
+      expiresAt: null,
+      ssoOrganizationId,
+    });
     return token;
   }
 
   /** A new API key for the user; every earlier key stops working. */
-  async rotateApiKey(userId: number): Promise<string> {
+  async rotateApiKey(userId: number, ssoOrganizationId: number | null = null): Promise<string> {
     return this.deps.db.transaction(async (tx) => {
       await revokeUserTokens(tx, userId, "api_key", new Date());
-      return this.issueApiKey(userId, tx);
+      return this.issueApiKey(userId, tx, ssoOrganizationId);
     });
   }
 

@@ -146,7 +146,8 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
     if (!addingAllowed || create.isPending) return;
     const typed = email.trim().toLowerCase();
     create.mutate({
-      userid: matched ? matched.id : typed,
+      // Always the address: the server invites by address only (ids would expose other accounts).
+      userid: matched ? matched.email.toLowerCase() : typed,
       organization: org.org_id,
       // The picker offers assignable roles only.
       role: role as AssignableRole,
