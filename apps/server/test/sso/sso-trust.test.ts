@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DomainClaimsService } from "../../src/modules/sso/sso-domains.service.ts";
 import { codeFromMail, createUserWithPassword, strongPassword, waitForMail } from "../accounts/helpers.ts";
 import { DnsPeer } from "../helpers/dns-peer.ts";
 import { authHeader, distinctAddress } from "../helpers/factories.ts";
@@ -369,6 +370,22 @@ describe("domain claims", () => {
     });
     expect((await t.app.inject({ url: "/api/check_sso/x@shared.test/" })).json()).toEqual({ sso: false });
     expect((await verify(second, theirs.id)).json()).toMatchObject({ verified: true });
+
+    // A resolver that does not answer counts nothing: an outage must not undo every proof.
+    const outage = new DomainClaimsService({
+      db: t.database.db,
+      membership: t.services.membership,
+      lookupTxt: async () => {
+        throw Object.assign(new Error("no answer"), { code: "ETIMEOUT" });
+      },
+    });
+    for (let round = 0; round < 4; round += 1) await outage.recheckAll();
+    expect(
+      (await call(second.owner.token, "GET", `/api/orgs-sso-domains/${second.organization.id}/`)).json()[0],
+    ).toMatchObject({
+      verified: true,
+      failed_checks: 0,
+    });
   });
 });
 

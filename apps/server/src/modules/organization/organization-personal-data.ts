@@ -1,5 +1,6 @@
 import type { Database } from "../../platform/db/client.ts";
 import type { PersonalDataSection } from "../../platform/personal-data.ts";
+import { listLiveInvitationsOfUser } from "./invitation.repo.ts";
 import { listAllMembershipsOfUser } from "./membership.repo.ts";
 
 const roleNames: Record<number, string> = {
@@ -22,6 +23,25 @@ export function organizationPersonalData(db: Database): PersonalDataSection {
         role: row.role,
         role_name: roleNames[row.role] ?? null,
         joined_at: row.joinedAt.toISOString(),
+      })),
+  };
+}
+
+/** Invitations waiting for the person's answer, as the inviting organizations see them. */
+export function invitationPersonalData(db: Database): PersonalDataSection {
+  return {
+    name: "invitations",
+    load: async (person, now) =>
+      (await listLiveInvitationsOfUser(db, person.id, now)).map(({ invitation, organizationTitle }) => ({
+        org_id: invitation.organizationId,
+        title: organizationTitle,
+        email: invitation.email,
+        first_name: invitation.firstName,
+        last_name: invitation.lastName,
+        role: invitation.role,
+        role_name: roleNames[invitation.role] ?? null,
+        invited_at: invitation.createdAt.toISOString(),
+        expires_at: invitation.expiresAt.toISOString(),
       })),
   };
 }

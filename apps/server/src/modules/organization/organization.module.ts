@@ -8,7 +8,7 @@ import { createOrganizationJobs } from "./organization.jobs.ts";
 import { registerOrganizationRoutes } from "./organization.routes.ts";
 import { OrganizationService } from "./organization.service.ts";
 import { OrganizationLifecycleService } from "./organization-lifecycle.service.ts";
-import { organizationPersonalData } from "./organization-personal-data.ts";
+import { invitationPersonalData, organizationPersonalData } from "./organization-personal-data.ts";
 import { OrganizationUsageService } from "./organization-usage.service.ts";
 
 export { membershipsReadWithToken } from "./membership.service.ts";
@@ -47,7 +47,7 @@ export function createOrganizationModule(platform: Platform, deps: UsersServices
       }),
     jobs: Object.values(organizationJobs),
     schedules: [{ job: organizationJobs.expireInvitations, cron: "41 * * * *" }],
-    personalData: [organizationPersonalData(db)],
+    personalData: [organizationPersonalData(db), invitationPersonalData(db)],
   } satisfies AppModule;
 }
 

@@ -18,7 +18,11 @@ import { registerSsoAccountRoutes } from "./sso-account.routes.ts";
 import { SsoAdmission } from "./sso-admission.service.ts";
 import { registerSsoDomainRoutes } from "./sso-domains.routes.ts";
 import { DomainClaimsService, domainOfEmail } from "./sso-domains.service.ts";
-import { deleteExpiredTickets, forgetUnprovenCreations } from "./sso-identities.repo.ts";
+import {
+  deleteExpiredTickets,
+  forgetUnprovenCreations,
+  listIdentitiesOfUser,
+} from "./sso-identities.repo.ts";
 import { SsoLinksService } from "./sso-links.service.ts";
 import { SsoLoginService } from "./sso-login.service.ts";
 import { SecondFactorTickets } from "./sso-second-factor.service.ts";
@@ -110,6 +114,18 @@ export function createSsoModule(
       registerSsoAccountRoutes(app, { links, tickets, cookies: cookieOptionsOf(config) });
     },
     jobs: [cleanup, recheckDomains],
+    personalData: [
+      {
+        name: "single_sign_on",
+        load: async (person) =>
+          (await listIdentitiesOfUser(db, person.id)).map((identity) => ({
+            org_id: identity.organizationId,
+            title: identity.title,
+            origin: identity.origin,
+            since: identity.createdAt.toISOString(),
+          })),
+      },
+    ],
     schedules: [
       { job: cleanup, cron: "23 * * * *" },
       { job: recheckDomains, cron: "7 4 * * *" },
