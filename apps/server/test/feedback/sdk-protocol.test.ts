@@ -296,6 +296,22 @@ describe("triage", () => {
     expect(outsider.json()).toEqual({ assignee: ["This person is not a member of the organization."] });
   });
 
+  it("ignores ordering fields it does not know, even the names every object has", async () => {
+    const { app, sdkKey, owner } = await world();
+    const body = androidFeedbackBody(pngImage(10, 10), fieldsFor(app.appKey, sdkKey));
+    expect((await t.app.inject({ method: "POST", url: "/api/feedback-mobile/", ...body })).statusCode).toBe(
+      201,
+    );
+    for (const ordering of ["__proto__", "-constructor", "toString", "hasOwnProperty,-created_at", "nope"]) {
+      const listed = await t.app.inject({
+        url: `/api/feedback-mobile-data/?app_id=${app.id}&ordering=${encodeURIComponent(ordering)}`,
+        headers: authHeader(owner.token),
+      });
+      expect(listed.statusCode, ordering).toBe(200);
+      expect(listed.json().count).toBe(1);
+    }
+  });
+
   it("deletes the screenshots with the app", async () => {
     const { app, sdkKey, owner } = await world();
     const body = androidFeedbackBody(pngImage(10, 10), fieldsFor(app.appKey, sdkKey));
