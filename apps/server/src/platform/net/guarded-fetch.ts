@@ -63,6 +63,14 @@ function exchange(
   options: GuardedFetchOptions,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
+    // First, so that a request refused at once (a bad header value) leaves no timer behind.
+    const client = target.protocol === "https:" ? https : http;
+    const request = client.request(target, {
+      method: sent.method,
+      headers: Object.fromEntries(sent.headers),
+      lookup: publicOnlyLookup(options.allowPrivateTargets),
+      agent: false,
+    });
     let settled = false;
     const settle = (outcome: () => void) => {
       if (settled) return;
@@ -82,14 +90,6 @@ function exchange(
     );
     const aborted = () => fail(sent.signal?.reason);
     sent.signal?.addEventListener("abort", aborted, { once: true });
-
-    const client = target.protocol === "https:" ? https : http;
-    const request = client.request(target, {
-      method: sent.method,
-      headers: Object.fromEntries(sent.headers),
-      lookup: publicOnlyLookup(options.allowPrivateTargets),
-      agent: false,
-    });
     request.on("error", fail);
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
