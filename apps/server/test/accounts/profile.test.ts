@@ -164,4 +164,43 @@ describe("profile", () => {
     expect(rows[0]).toEqual({ users: 0, deleting: true });
     expect((await t.app.inject({ url: "/api/profiles/", headers: authHeader(token) })).statusCode).toBe(401);
   });
+
+  it("closes only the caller's own account: another id answers 404 before the password counts", async () => {
+    const caller = await createUserWithPassword(t);
+    const other = await createUserWithPassword(t);
+    const token = await signIn(caller.email);
+    const del = (id: number, password: string) =>
+      t.app.inject({
+        method: "DELETE",
+        url: `/api/profiles/${id}/`,
+        headers: authHeader(token),
+        payload: { password },
+      });
+    const usersLeft = async () =>
+      (
+        await t.database.sql.executeSql("select id from users where id = any($1::bigint[])", [
+          [caller.id, other.id],
+        ])
+      ).rows.length;
+    for (const password of [strongPassword, "wrong-password"]) {
+      const refused = await del(other.id, password);
+      expect(refused.statusCode).toBe(404);
+      expect(refused.json()).toEqual({ detail: "Not found." });
+    }
+    expect(await usersLeft()).toBe(2);
+    expect((await del(caller.id, strongPassword)).statusCode).toBe(204);
+    expect(await usersLeft()).toBe(1);
+
+    const second = await createUserWithPassword(t);
+    expect(
+      (
+        await t.app.inject({
+          method: "DELETE",
+          url: "/api/profiles/0/",
+          headers: authHeader(await signIn(second.email)),
+          payload: { password: strongPassword },
+        })
+      ).statusCode,
+    ).toBe(204);
+  });
 });

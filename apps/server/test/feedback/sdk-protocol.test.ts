@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, createVersion } from "../helpers/app-factories.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { jpegImage, pngImage } from "../helpers/images.ts";
 import { addMember, createOrganization, waitFor } from "../helpers/org-factories.ts";
-import { applications, feedbackItems, organizations } from "../helpers/tables.ts";
+import { applications, feedbackItems, mailOutbox, organizations } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { androidFeedbackBody, type FeedbackFields, iosFeedbackBody, jsonHeaders } from "./sdk-requests.ts";
 
@@ -189,6 +189,52 @@ describe("feedback from the app", () => {
     });
   });
 
+  it("mails each of an app's first 3 reports in an hour, then one digest of the rest", async () => {
+    const { app, sdkKey, owner, organization } = await world();
+    const admin = await addMember(t, organization.id, 2);
+    const recipients = [owner.user.email, admin.user.email];
+    for (let i = 0; i < 6; i += 1) {
+      const body = androidFeedbackBody(
+        pngImage(10, 10),
+        fieldsFor(app.appKey, sdkKey, { description: `Report ${i}` }),
+      );
+      expect((await t.app.inject({ method: "POST", url: "/api/feedback-mobile/", ...body })).statusCode).toBe(
+        201,
+      );
+    }
+    // The digest waits for the hour's end; it is run here rather than waited for.
+    const digests = await t.database.sql.executeSql(
+      "select id, data, start_after > now() + interval '55 minutes' as at_hour_end from pgboss.job where name = 'feedback.mail-digest' and (data->>'applicationId')::bigint = $1",
+      [app.id],
+    );
+    expect(digests.rows).toMatchObject([{ at_hour_end: true }]);
+    const digest = t.job("feedback.mail-digest");
+    const queued = digests.rows[0] as { id: string; data: unknown };
+    // A second run (a retry) tells nothing twice.
+    for (const retryCount of [0, 1]) {
+      await digest.handler(digest.schema.parse(queued.data), { jobId: queued.id, retryCount });
+    }
+    await waitFor(async () => {
+      const { rows } = await t.database.sql.executeSql(
+        "select count(*)::int as pending from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data->>'to' = any($2::text[])",
+        [t.platform.mail.jobs.send.name, recipients],
+      );
+      return (rows[0] as { pending: number }).pending === 0;
+    });
+    const mails = await t.database.db
+      .select()
+      .from(mailOutbox)
+      .where(inArray(mailOutbox.toAddress, recipients));
+    for (const to of recipients) {
+      const theirs = mails.filter((mail) => mail.toAddress === to);
+      expect(theirs.filter((mail) => mail.subject === "Shaker: new bug report")).toHaveLength(3);
+      const digestMails = theirs.filter((mail) => mail.subject !== "Shaker: new bug report");
+      expect(digestMails.map((mail) => mail.subject)).toEqual(["Shaker: 3 more feedback reports"]);
+      expect(digestMails[0]?.textBody).toContain("3 more reports arrived for Shaker in the last hour.");
+      expect(digestMails[0]?.textBody).toContain(`http://tarmac.test/dashboard/apps/${app.id}`);
+    }
+  });
+
   it("refuses wrong keys, switched-off feedback, a file that is no image, and floods", async () => {
     const { app, sdkKey } = await world();
     const send = (fields: FeedbackFields, image: Buffer = pngImage(10, 10)) =>
@@ -294,6 +340,22 @@ describe("triage", () => {
       payload: { assignee: stranger.owner.user.id },
     });
     expect(outsider.json()).toEqual({ assignee: ["This person is not a member of the organization."] });
+  });
+
+  it("ignores ordering fields it does not know, even the names every object has", async () => {
+    const { app, sdkKey, owner } = await world();
+    const body = androidFeedbackBody(pngImage(10, 10), fieldsFor(app.appKey, sdkKey));
+    expect((await t.app.inject({ method: "POST", url: "/api/feedback-mobile/", ...body })).statusCode).toBe(
+      201,
+    );
+    for (const ordering of ["__proto__", "-constructor", "toString", "hasOwnProperty,-created_at", "nope"]) {
+      const listed = await t.app.inject({
+        url: `/api/feedback-mobile-data/?app_id=${app.id}&ordering=${encodeURIComponent(ordering)}`,
+        headers: authHeader(owner.token),
+      });
+      expect(listed.statusCode, ordering).toBe(200);
+      expect(listed.json().count).toBe(1);
+    }
   });
 
   it("deletes the screenshots with the app", async () => {

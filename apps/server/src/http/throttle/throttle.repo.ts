@@ -38,8 +38,13 @@ export async function countThrottleEvent(
   return row;
 }
 
-export async function clearThrottle(db: Database, key: string): Promise<void> {
-  await db.delete(loginThrottle).where(anyOf(loginThrottle.key, [key]));
+/** Forgets the key; the count it held (0 when it had none). */
+export async function clearThrottle(db: Database, key: string): Promise<number> {
+  const [row] = await db
+    .delete(loginThrottle)
+    .where(anyOf(loginThrottle.key, [key]))
+    .returning({ failures: loginThrottle.failures });
+  return row?.failures ?? 0;
 }
 
 /**

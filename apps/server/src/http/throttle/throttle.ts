@@ -115,10 +115,23 @@ export async function recordBackoffFailure(
 }
 
 /**
+ * Counts one event for `key` in a fixed window of `windowMs` that starts at its first event:
+ * the count so far in the window (this one included) and when the window started.
+ */
+export async function countInWindow(db: Database, key: string, windowMs: number, now = new Date()) {
+  const row = await countThrottleEvent(db, key, { limit: 2 ** 31 - 1, windowMs, now });
+  return { count: row.failures, windowStartedAt: row.windowStartedAt };
+}
+
+/**
  * True once per `windowMs` for `key` (a notice not to repeat, such as telling an owner about an
  * attack): the first caller in the window gets true, everyone after it false.
  */
 export async function claimOncePer(db: Database, key: string, windowMs: number, now = new Date()) {
-  const row = await countThrottleEvent(db, key, { limit: 2 ** 31 - 1, windowMs, now });
-  return row.failures === 1;
+  return (await countInWindow(db, key, windowMs, now)).count === 1;
+}
+
+/** The events counted for `key`, forgotten as they are read (a digest tells of them once). */
+export function takeCount(db: Database, key: string): Promise<number> {
+  return clearThrottle(db, key);
 }

@@ -7,15 +7,11 @@ import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import { detectImageType, imageSize } from "../../platform/images/raster-image.ts";
-import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
-import type { ApplicationRow } from "../application/application.service.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
-import { roles } from "../organization/roles.ts";
-import type { UserService } from "../users/user.service.ts";
 import { insertFeedback } from "./feedback.repo.ts";
+import type { FeedbackMailService } from "./feedback-mail.service.ts";
 import { unknownKeys } from "./sdk.service.ts";
 import { appOfSdkKeys } from "./sdk-keys.ts";
 
@@ -43,11 +39,9 @@ export interface SubmitDeps {
   db: Database;
   builds: BuildRecordService;
   organizations: OrganizationService;
-  membership: MembershipService;
-  users: UserService;
   storage: StorageResolver;
   events: DomainEvents;
-  mail: Mail;
+  mails: FeedbackMailService;
   publicUrl: string;
 }
 
@@ -126,7 +120,7 @@ export class FeedbackSubmitService {
           },
           { tx },
         );
-        await this.mailAdmins(app, inserted.id, tag, text, tx);
+        await this.deps.mails.reportReceived(app, { id: inserted.id, tag, ...text }, tx);
         return inserted;
       });
       return {
@@ -138,43 +132,6 @@ export class FeedbackSubmitService {
     } catch (error) {
       await driver.delete(stored.key).catch(() => undefined);
       throw error;
-    }
-  }
-
-  /** Tells the organization's owners and admins, through the organization's mail server when it has one. */
-  private async mailAdmins(
-    app: ApplicationRow,
-    feedbackId: number,
-    tag: string,
-    text: ReturnType<typeof checkedText>,
-    tx: Database,
-  ): Promise<void> {
-    const ids = await this.deps.membership.listUserIdsWithRoles(
-      app.organizationId,
-      [roles.owner, roles.admin],
-      tx,
-    );
-    const people = await this.deps.users.summaries(ids, tx);
-    const body = [
-      `New ${tag} report for ${app.title}${text.build_version ? ` ${text.build_version}` : ""}:`,
-      "",
-      text.description || "(no description)",
-      "",
-      `Device: ${[text.device_name, text.system_version].filter(Boolean).join(", ") || "unknown"}`,
-      ...(text.email ? [`From: ${text.email}`] : []),
-      "",
-      `Open it in Tarmac: ${this.deps.publicUrl}/dashboard/feedback/${feedbackId}`,
-    ].join("\n");
-    for (const person of people.values()) {
-      await this.deps.mail.queue(
-        {
-          to: person.email,
-          subject: `${app.title}: new ${tag} report`,
-          text: body,
-          organizationId: app.organizationId,
-        },
-        { tx },
-      );
     }
   }
 }

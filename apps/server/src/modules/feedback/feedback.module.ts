@@ -4,8 +4,10 @@ import type { ApplicationServices } from "../application/application.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import type { StorageServices } from "../storage/storage.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
+import { createFeedbackJobs } from "./feedback.jobs.ts";
 import { listFeedbackOfPerson, listImageKeys } from "./feedback.repo.ts";
 import { registerFeedbackRoutes } from "./feedback.routes.ts";
+import { FeedbackMailService } from "./feedback-mail.service.ts";
 import { FeedbackSubmitService } from "./feedback-submit.service.ts";
 import { FeedbackTriageService } from "./feedback-triage.service.ts";
 import { registerSdkRoutes } from "./sdk.routes.ts";
@@ -29,15 +31,24 @@ export function createFeedbackModule(
     organizations: deps.organizations,
     installPage: deps.installPage,
   });
+  const mails = new FeedbackMailService({
+    db,
+    jobs: platform.jobs,
+    mail: platform.mail,
+    applications: deps.applications,
+    membership: deps.membership,
+    users: deps.users,
+    publicUrl,
+  });
+  const jobs = createFeedbackJobs({ mails });
+  mails.useDigestJob(jobs.digest);
   const submissions = new FeedbackSubmitService({
     db,
     builds: deps.builds,
     organizations: deps.organizations,
-    membership: deps.membership,
-    users: deps.users,
     storage: deps.storageResolver,
     events: platform.events,
-    mail: platform.mail,
+    mails,
     publicUrl,
   });
   const triage = new FeedbackTriageService({
@@ -55,6 +66,7 @@ export function createFeedbackModule(
       registerSdkRoutes(app, { sdk, submissions });
       registerFeedbackRoutes(app, { triage, publicUrl });
     },
+    jobs: Object.values(jobs),
     personalData: [
       {
         name: "feedback",

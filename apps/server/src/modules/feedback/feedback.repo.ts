@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, count, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { foldedContains } from "../../platform/db/text-search.ts";
@@ -40,13 +40,14 @@ export interface FeedbackFilter {
   device?: string;
 }
 
-const sortable = {
-  created_at: feedbackItems.createdAt,
-  status: feedbackItems.status,
-  tag: feedbackItems.tag,
-  build_version: feedbackItems.buildVersion,
-  device_name: feedbackItems.deviceName,
-} as const;
+/** A Map, not an object: a field such as `__proto__` or `toString` must find nothing. */
+const sortable = new Map<string, AnyColumn>([
+  ["created_at", feedbackItems.createdAt],
+  ["status", feedbackItems.status],
+  ["tag", feedbackItems.tag],
+  ["build_version", feedbackItems.buildVersion],
+  ["device_name", feedbackItems.deviceName],
+]);
 
 /** DRF-style `ordering` ("-created_at,tag"); unknown fields are ignored, a descending id always ends it. */
 export function orderingOf(ordering: string | undefined): SQL[] {
@@ -57,7 +58,7 @@ export function orderingOf(ordering: string | undefined): SQL[] {
   const order: SQL[] = [];
   for (const part of parts) {
     const descending = part.startsWith("-");
-    const column = sortable[part.replace(/^-/, "") as keyof typeof sortable];
+    const column = sortable.get(part.replace(/^-/, ""));
     if (column) order.push(descending ? desc(column) : asc(column));
   }
   order.push(desc(feedbackItems.id));

@@ -57,12 +57,16 @@ export function registerProfileRoutes(app: FastifyInstance, deps: { profiles: Pr
     preValidation: assertSignedIn,
     schema: {
       tags,
-      summary: "Close one's own account (the id is ignored; the spec sends 0)",
+      summary: "Close one's own account (the id is 0, as the spec sends, or one's own)",
       params: profileParams,
       body: profileDeleteInput,
     },
     handler: async (request, reply) => {
-      await deps.profiles.deleteAccount(requireActor(request).userId, request.body.password);
+      await deps.profiles.deleteAccount(
+        requireActor(request).userId,
+        request.params.user_id,
+        request.body.password,
+      );
       return reply.status(204).send();
     },
   });

@@ -107,9 +107,12 @@ export class ProfileService {
   /**
    * Closes the account. Refused while the user owns an organization others still use; the
    * organizations they own alone are marked for deletion, whose job removes their contents,
-   * and a job removes the user's data export files.
+   * and a job removes the user's data export files. The id in the URL must be 0 (what the spec
+   * sends) or the caller's own; any other answers 404 before the password is looked at, so it
+   * neither closes the caller's account by mistake nor counts as a guess.
    */
-  async deleteAccount(userId: number, password: string): Promise<void> {
+  async deleteAccount(userId: number, targetUserId: number, password: string): Promise<void> {
+    if (targetUserId !== 0 && targetUserId !== userId) throw AppError.notFound();
     await this.getUser(userId);
     const ok = await checkOwnCredential(this.deps.db, userId, () =>
       this.deps.users.verifyPassword(userId, password),

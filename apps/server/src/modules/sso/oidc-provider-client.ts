@@ -1,5 +1,5 @@
 import * as client from "openid-client";
-import { resolvePublicAddress } from "../../platform/net/outbound-target.ts";
+import { guardedFetch } from "../../platform/net/guarded-fetch.ts";
 
 export interface OidcClientSettings {
   issuer: string;
@@ -7,28 +7,29 @@ export interface OidcClientSettings {
   clientSecret: string;
 }
 
+/** Discovery documents, key sets and token answers are a few kilobytes. */
+const maxProviderAnswerBytes = 1024 * 1024;
+
 /**
  * The identity provider's configuration (discovered from the issuer). Every request the client
- * makes first checks that the host is a public address, unless the instance allows private
- * targets (then plain http is allowed too: an on-premises provider, or a test).
+ * makes connects only to a public address, unless the instance allows private targets (then
+ * plain http is allowed too: an on-premises provider, or a test).
  */
 export async function discoverProvider(settings: OidcClientSettings, allowPrivateTargets: boolean) {
-  const guardedFetch: client.CustomFetch = async (url, options) => {
-    await resolvePublicAddress(new URL(url).hostname, allowPrivateTargets);
-    return fetch(url, { ...(options as RequestInit), redirect: "manual" });
-  };
+  const publicFetch: client.CustomFetch = (url, options) =>
+    guardedFetch(url, options, { allowPrivateTargets, timeoutMs: 10_000, maxBytes: maxProviderAnswerBytes });
   const config = await client.discovery(
     new URL(settings.issuer),
     settings.clientId,
     undefined,
     client.ClientSecretPost(settings.clientSecret),
     {
-      [client.customFetch]: guardedFetch,
+      [client.customFetch]: publicFetch,
       timeout: 10,
       ...(allowPrivateTargets ? { execute: [client.allowInsecureRequests] } : {}),
     },
   );
-  config[client.customFetch] = guardedFetch;
+  config[client.customFetch] = publicFetch;
   return config;
 }
 

@@ -3,7 +3,7 @@ import type { SamlKind, SamlSettings, SamlSettingsFields } from "@tarmac/contrac
 import { AppError } from "../../http/errors.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { resolvePublicAddress } from "../../platform/net/outbound-target.ts";
+import { guardedFetch } from "../../platform/net/guarded-fetch.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import { type SamlConnectionSettings, samlEndpoints } from "./saml-client.ts";
@@ -111,12 +111,13 @@ export class SamlSettingsService {
       throw refuse("Enter an https:// URL.");
     }
     try {
-      await resolvePublicAddress(parsed.hostname, this.deps.allowPrivateTargets);
-      const response = await fetch(parsed, { redirect: "manual", signal: AbortSignal.timeout(10_000) });
+      const response = await guardedFetch(
+        parsed,
+        {},
+        { allowPrivateTargets: this.deps.allowPrivateTargets, timeoutMs: 10_000, maxBytes: maxMetadataBytes },
+      );
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const body = Buffer.from(await response.arrayBuffer());
-      if (body.length > maxMetadataBytes) throw new Error("the document is larger than 1 MB");
-      return body.toString("utf8");
+      return await response.text();
     } catch (error) {
       throw refuse(`Could not read the metadata: ${(error as Error).message.split("\n")[0]}`);
     }

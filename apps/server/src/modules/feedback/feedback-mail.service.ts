@@ -1,0 +1,124 @@
+import type { sdkFeedbackReceipt } from "@tarmac/contracts";
+import { z } from "zod";
+import { countInWindow, takeCount } from "../../http/throttle/throttle.ts";
+import type { Database } from "../../platform/db/client.ts";
+import type { JobDefinition } from "../../platform/jobs/define-job.ts";
+import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import type { Mail } from "../../platform/mail/mail-queue.ts";
+import type { ApplicationRow, ApplicationService } from "../application/application.service.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
+import { roles } from "../organization/roles.ts";
+import type { UserService } from "../users/user.service.ts";
+
+/** Reports of one app mailed one by one in an hour; the rest of the hour's go in one digest. */
+export const mailedReportsPerHour = 3;
+const hourMs = 3600_000;
+
+export const feedbackDigestPayload = z.object({
+  organizationId: z.number().int().positive(),
+  applicationId: z.number().int().positive(),
+  /** The hour's start (epoch milliseconds), which names its count of reports not mailed. */
+  windowStartedAt: z.number().int(),
+});
+export type FeedbackDigestPayload = z.infer<typeof feedbackDigestPayload>;
+
+/** What a report's mail shows: the report's id and the fields the app sent. */
+export type MailedReport = { id: number } & Pick<
+  z.infer<typeof sdkFeedbackReceipt>,
+  "tag" | "description" | "email" | "build_version" | "system_version" | "device_name"
+>;
+
+const digestKey = (payload: Omit<FeedbackDigestPayload, "organizationId">) =>
+  `feedback-digest:${payload.applicationId}:${payload.windowStartedAt}`;
+
+/**
+ * Tells an organization's owners and admins of the feedback its apps send. The keys that send
+ * feedback ship inside the apps, so anyone may send a flood of reports: past the first few of an
+ * app's hour, each report is only counted, and a job sends one digest when the hour ends. The
+ * counts live in the shared throttle table, inside the report's transaction, so any number of
+ * processes agree and a report that fails counts for nothing.
+ */
+export class FeedbackMailService {
+  private digestJob: JobDefinition<typeof feedbackDigestPayload> | null = null;
+
+  constructor(
+    private readonly deps: {
+      db: Database;
+      jobs: JobQueue;
+      mail: Mail;
+      applications: Pick<ApplicationService, "findApp">;
+      membership: MembershipService;
+      users: UserService;
+      publicUrl: string;
+    },
+  ) {}
+
+  useDigestJob(job: JobDefinition<typeof feedbackDigestPayload>): void {
+    this.digestJob = job;
+  }
+
+  /** A stored report: mailed when among the app's first of the hour, otherwise counted for the digest. */
+  async reportReceived(app: ApplicationRow, report: MailedReport, tx: Database): Promise<void> {
+    const hour = await countInWindow(tx, `feedback-mail:${app.id}`, hourMs);
+    if (hour.count <= mailedReportsPerHour) return this.mailReport(app, report, tx);
+    const payload = {
+      organizationId: app.organizationId,
+      applicationId: app.id,
+      windowStartedAt: hour.windowStartedAt.getTime(),
+    };
+    // The first report not mailed schedules the digest; the hour's later ones only count.
+    const withheld = await countInWindow(tx, digestKey(payload), hourMs);
+    if (withheld.count > 1) return;
+    if (!this.digestJob) throw new Error("the feedback digest job is not set up");
+    const secondsLeft = Math.ceil((payload.windowStartedAt + hourMs - Date.now()) / 1000);
+    await this.deps.jobs.send(this.digestJob, payload, { tx, startAfterSeconds: Math.max(1, secondsLeft) });
+  }
+
+  /** The digest of an hour's reports not mailed; its count is taken as it is read, so it is told once. */
+  async sendDigest(payload: FeedbackDigestPayload): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const count = await takeCount(tx, digestKey(payload));
+      if (count === 0) return;
+      const app = await this.deps.applications.findApp(payload.organizationId, payload.applicationId, tx);
+      if (!app) return;
+      const text = [
+        `${count} more ${count === 1 ? "report" : "reports"} arrived for ${app.title} in the last hour.`,
+        `Only the first ${mailedReportsPerHour} reports of an hour are mailed one by one.`,
+        "",
+        `Read them in Tarmac, on the app's Feedback tab: ${this.deps.publicUrl}/dashboard/apps/${app.id}`,
+      ].join("\n");
+      const subject = `${app.title}: ${count} more feedback ${count === 1 ? "report" : "reports"}`;
+      await this.mailOwnersAndAdmins(app, subject, text, tx);
+    });
+  }
+
+  private async mailReport(app: ApplicationRow, report: MailedReport, tx: Database): Promise<void> {
+    const text = [
+      `New ${report.tag} report for ${app.title}${report.build_version ? ` ${report.build_version}` : ""}:`,
+      "",
+      report.description || "(no description)",
+      "",
+      `Device: ${[report.device_name, report.system_version].filter(Boolean).join(", ") || "unknown"}`,
+      ...(report.email ? [`From: ${report.email}`] : []),
+      "",
+      `Open it in Tarmac: ${this.deps.publicUrl}/dashboard/feedback/${report.id}`,
+    ].join("\n");
+    await this.mailOwnersAndAdmins(app, `${app.title}: new ${report.tag} report`, text, tx);
+  }
+
+  /** Through the organization's mail server when it has one. */
+  private async mailOwnersAndAdmins(app: ApplicationRow, subject: string, text: string, tx: Database) {
+    const ids = await this.deps.membership.listUserIdsWithRoles(
+      app.organizationId,
+      [roles.owner, roles.admin],
+      tx,
+    );
+    const people = await this.deps.users.summaries(ids, tx);
+    for (const person of people.values()) {
+      await this.deps.mail.queue(
+        { to: person.email, subject, text, organizationId: app.organizationId },
+        { tx },
+      );
+    }
+  }
+}
