@@ -179,6 +179,7 @@ describe("personal data exports", () => {
           joined_at: expect.any(String),
         },
       ],
+      invitations: [],
       teams: [{ team_id: aliceOwn.teamId, title: "Acme team", org_id: acme, org_title: "Acme Export" }],
       projects: [
         {
@@ -211,6 +212,7 @@ describe("personal data exports", () => {
       ],
       data_exports: [{ id, status: "pending", created_at: ready.created_at, completed_at: null, size: null }],
       mail: [{ subject: "Welcome Alice", text: "Hello Alice", html: null, created_at: expect.any(String) }],
+      single_sign_on: [],
       feedback: [],
     });
     expect(tokens.length).toBe(1);

@@ -194,3 +194,27 @@ describe("SAML identity providers", () => {
     },
   );
 });
+
+describe("identity providers on private addresses", () => {
+  it("says the address is not a public one, for an OpenID issuer as for a metadata URL", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const saved = await t.app.inject({
+      method: "PATCH",
+      url: `/api/orgs-oidc/${organization.id}/`,
+      headers: authHeader(owner.token),
+      payload: { issuer: "https://[::127.0.0.1]/", client_id: "x", client_secret: "y" },
+    });
+    expect(saved.json()).toEqual({
+      issuer: ["Could not read the provider's configuration: This address is not a public one."],
+    });
+    const body = multipart({ metadata_url: "https://localhost/metadata.xml" }, {});
+    const metadata = await t.app.inject({
+      method: "PUT",
+      url: `/api/orgs-sso-custom/${organization.id}/`,
+      headers: { ...authHeader(owner.token), ...body.headers },
+      payload: body.payload,
+    });
+    expect(metadata.statusCode).toBe(400);
+    expect(metadata.json().metadata_url[0]).toMatch(/^Could not read the metadata: .*not a public address/);
+  });
+});

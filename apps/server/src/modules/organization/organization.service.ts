@@ -136,6 +136,14 @@ export class OrganizationService {
   }
 
   /** The subdomains of organizations, by id. */
+  /** Titles and subdomains of many organizations at once (one query), keyed by id. */
+  async namesOf(
+    organizationIds: number[],
+  ): Promise<Map<number, { id: number; title: string; subdomain: string }>> {
+    const rows = await findOrganizationsByIds(this.deps.db, [...new Set(organizationIds)]);
+    return new Map(rows.map((row) => [row.id, { id: row.id, title: row.title, subdomain: row.subdomain }]));
+  }
+
   async subdomainsOf(organizationIds: number[]): Promise<Map<number, string>> {
     const rows = await findOrganizationsByIds(this.deps.db, [...new Set(organizationIds)]);
     return new Map(rows.map((row) => [row.id, row.subdomain]));

@@ -23,8 +23,12 @@ export interface OidcConnectionSettings {
 
 /** The issuer's own words, in one line, for the person who typed it. */
 function providerSaid(error: unknown): string {
-  if (error instanceof OutboundTargetError) return "This address is not a public one.";
-  const message = error instanceof Error ? error.message : String(error);
+  // openid-client wraps what its fetch threw ("something went wrong"): the reason is the cause.
+  let reason = error;
+  while (reason instanceof Error && !(reason instanceof OutboundTargetError) && reason.cause)
+    reason = reason.cause;
+  if (reason instanceof OutboundTargetError) return "This address is not a public one.";
+  const message = reason instanceof Error ? reason.message : String(reason);
   return message.split("\n")[0]?.slice(0, 300) ?? "";
 }
 

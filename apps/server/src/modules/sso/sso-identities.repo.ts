@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, isNotNull, lt, notExists, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client.ts";
-import { organizations } from "../organization/organization.tables.ts";
 import { ssoDomains, ssoIdentities, ssoLinkRequests, ssoSecondFactorTickets } from "./sso.tables.ts";
 
 export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
@@ -29,20 +28,13 @@ export async function deleteIdentity(db: Database, organizationId: number, userI
   return deleted.length === 1;
 }
 
-/** The person's identities with their organizations' names. */
+/** The person's identities, oldest first. */
 export function listIdentitiesOfUser(db: Database, userId: number) {
   return db
-    .select({
-      organizationId: ssoIdentities.organizationId,
-      origin: ssoIdentities.origin,
-      createdAt: ssoIdentities.createdAt,
-      title: organizations.title,
-      subdomain: organizations.subdomain,
-    })
+    .select()
     .from(ssoIdentities)
-    .innerJoin(organizations, eq(organizations.id, ssoIdentities.organizationId))
     .where(eq(ssoIdentities.userId, userId))
-    .orderBy(asc(organizations.title));
+    .orderBy(asc(ssoIdentities.createdAt));
 }
 
 /**

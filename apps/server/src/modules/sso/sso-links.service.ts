@@ -35,11 +35,8 @@ export class SsoLinksService {
   ) {}
 
   private async describeOrganization(organizationId: number) {
-    const [title, subdomains] = await Promise.all([
-      this.deps.organizations.getTitle(organizationId),
-      this.deps.organizations.subdomainsOf([organizationId]),
-    ]);
-    return { id: organizationId, title, subdomain: subdomains.get(organizationId) ?? "" };
+    const names = await this.deps.organizations.namesOf([organizationId]);
+    return names.get(organizationId) ?? { id: organizationId, title: "", subdomain: "" };
   }
 
   /** `GET /api/sso/links/`. */
@@ -47,16 +44,20 @@ export class SsoLinksService {
     const user = await this.deps.users.findById(userId);
     if (!user) throw AppError.unauthorized();
     const identities = await listIdentitiesOfUser(this.deps.db, userId);
+    const names = await this.deps.organizations.namesOf(
+      identities.map((identity) => identity.organizationId),
+    );
     const linked = new Set(identities.map((identity) => identity.organizationId));
     const owner = await this.deps.domains.provenOwnerOf(domainOfEmail(user.email));
     const offersSignIn =
       owner !== null && !linked.has(owner) && (await listEnabledConnections(this.deps.db, owner)).length > 0;
     return {
-      linked: identities.map((identity) => ({
-        organization: { id: identity.organizationId, title: identity.title, subdomain: identity.subdomain },
-        origin: identity.origin,
-        since: identity.createdAt.toISOString(),
-      })),
+      linked: identities.flatMap((identity) => {
+        const organization = names.get(identity.organizationId);
+        return organization
+          ? [{ organization, origin: identity.origin, since: identity.createdAt.toISOString() }]
+          : [];
+      }),
       linkable:
         offersSignIn && owner !== null ? [{ organization: await this.describeOrganization(owner) }] : [],
     };

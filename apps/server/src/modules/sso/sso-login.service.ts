@@ -1,13 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { SsoCheck } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
-import { roles } from "../organization/roles.ts";
-import type { UserService } from "../users/user.service.ts";
 import { discoverProvider, finishAuthorization, startAuthorization } from "./oidc-provider-client.ts";
 import { type OidcConnectionSettings, oidcRedirectUri } from "./oidc-settings.service.ts";
 import { checkSamlAnswer, screenSamlResponse } from "./saml-answer.ts";
@@ -23,7 +19,6 @@ import {
 import {
   claimAssertion,
   findConnection,
-  findRequireSso,
   insertLoginState,
   listEnabledConnections,
   type SsoConnectionRow,
@@ -31,8 +26,6 @@ import {
   takeLoginState,
 } from "./sso.repo.ts";
 import type { SsoAdmission, SsoOutcome } from "./sso-admission.service.ts";
-import { type DomainClaimsService, domainOfEmail } from "./sso-domains.service.ts";
-import { findIdentity } from "./sso-identities.repo.ts";
 import { SsoLoginError } from "./sso-login-error.ts";
 
 export { SsoLoginError } from "./sso-login-error.ts";
@@ -64,10 +57,7 @@ export class SsoLoginService {
     private readonly deps: {
       db: Database;
       box: SecretBox;
-      users: UserService;
-      membership: MembershipService;
       organizations: OrganizationService;
-      domains: DomainClaimsService;
       admission: SsoAdmission;
       publicUrl: string;
       allowPrivateTargets: boolean;
@@ -204,63 +194,6 @@ export class SsoLoginService {
       throw new SsoLoginError("provider");
     }
     return this.deps.admission.admit(connection, personOfProfile(profile), pending);
-  }
-
-  /** By an e-mail address or its domain: whether that organization signs in with SSO. */
-  async checkByValue(value: string): Promise<SsoCheck> {
-    const domain = value.trim().toLowerCase().split("@").pop() ?? "";
-    // Only a proven domain leads anywhere: a claim alone must not send people to a stranger's provider.
-    const owner = domain ? await this.deps.domains.provenOwnerOf(domain) : null;
-    const [connection] = owner === null ? [] : await listEnabledConnections(this.deps.db, owner);
-    return connection ? this.describe(connection) : { sso: false };
-  }
-
-  /** By the organization's subdomain. */
-  async checkByName(name: string): Promise<SsoCheck> {
-    const organization = await this.deps.organizations.findBySubdomain(name);
-    if (!organization) return { sso: false };
-    const [connection] = await listEnabledConnections(this.deps.db, organization.id);
-    return connection ? this.describe(connection) : { sso: false };
-  }
-
-  /**
-   * Why a password sign-in is refused: the person belongs (not as owner) to an organization that
-   * requires single sign-on and owns the account (its sign-in created it, or it proved the
-   * address's domain). An organization's rule never locks out an account it does not own. Null
-   * when passwords are fine.
-   */
-  async passwordRefusal(userId: number): Promise<string | null> {
-    const user = await this.deps.users.findById(userId);
-    if (!user) return null;
-    for (const member of await this.deps.membership.listMemberships(userId)) {
-      if (member.role === roles.owner) continue;
-      if (!(await findRequireSso(this.deps.db, member.organizationId))) continue;
-      const identity = await findIdentity(this.deps.db, member.organizationId, userId);
-      const owned =
-        identity?.origin === "created" ||
-        (await this.deps.domains.isProvenBy(member.organizationId, domainOfEmail(user.email)));
-      if (owned) {
-        const subdomain = (await this.deps.organizations.subdomainsOf([member.organizationId])).get(
-          member.organizationId,
-        );
-        return subdomain ?? "";
-      }
-    }
-    return null;
-  }
-
-  private async describe(connection: SsoConnectionRow): Promise<SsoCheck> {
-    const subdomain =
-      (await this.deps.organizations.subdomainsOf([connection.organizationId])).get(
-        connection.organizationId,
-      ) ?? "";
-    return {
-      sso: true,
-      organization: subdomain,
-      method: connection.kind === "oidc" ? "oidc" : "saml",
-      login_url: `/api/sso/${encodeURIComponent(subdomain)}/start/`,
-      required: await findRequireSso(this.deps.db, connection.organizationId),
-    };
   }
 
   /** The SP metadata of the organization's SAML connection (signing certificate included when set). */

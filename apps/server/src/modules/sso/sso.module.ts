@@ -16,6 +16,7 @@ import { deleteExpiredLoginStates, deleteExpiredSamlRecords } from "./sso.repo.t
 import { registerSsoRoutes } from "./sso.routes.ts";
 import { registerSsoAccountRoutes } from "./sso-account.routes.ts";
 import { SsoAdmission } from "./sso-admission.service.ts";
+import { SsoDirectory } from "./sso-directory.service.ts";
 import { registerSsoDomainRoutes } from "./sso-domains.routes.ts";
 import { DomainClaimsService, domainOfEmail } from "./sso-domains.service.ts";
 import {
@@ -72,7 +73,7 @@ export function createSsoModule(
     mail: platform.mail,
     publicUrl: config.PUBLIC_URL,
   });
-  const logins = new SsoLoginService({ ...common, users: deps.users, domains, admission });
+  const logins = new SsoLoginService({ ...common, admission });
   const links = new SsoLinksService({
     db,
     users: deps.users,
@@ -81,7 +82,14 @@ export function createSsoModule(
     logins,
   });
   const sessions = new SsoSessionsService({ membership: deps.membership, tokens: deps.tokens });
-  deps.passwordLogin.refusePasswordsWhen((userId) => logins.passwordRefusal(userId));
+  const directory = new SsoDirectory({
+    db,
+    users: deps.users,
+    membership: deps.membership,
+    organizations: deps.organizations,
+    domains,
+  });
+  deps.passwordLogin.refusePasswordsWhen((userId) => directory.passwordRefusal(userId));
   // Whoever proves the mailbox holds the account: a provider that only named the address loses it.
   deps.accountHooks.onMailboxProven(async (userId, tx) => {
     const user = await deps.users.findById(userId, tx);
@@ -109,7 +117,7 @@ export function createSsoModule(
   return {
     services: { ssoLogins: logins, ssoDomains: domains },
     routes: async (app) => {
-      await registerSsoRoutes(app, { oidc, saml, logins, sessions, config });
+      await registerSsoRoutes(app, { oidc, saml, logins, directory, sessions, config });
       registerSsoDomainRoutes(app, { domains });
       registerSsoAccountRoutes(app, { links, tickets, cookies: cookieOptionsOf(config) });
     },
@@ -117,13 +125,18 @@ export function createSsoModule(
     personalData: [
       {
         name: "single_sign_on",
-        load: async (person) =>
-          (await listIdentitiesOfUser(db, person.id)).map((identity) => ({
+        load: async (person) => {
+          const identities = await listIdentitiesOfUser(db, person.id);
+          const names = await deps.organizations.namesOf(
+            identities.map((identity) => identity.organizationId),
+          );
+          return identities.map((identity) => ({
             org_id: identity.organizationId,
-            title: identity.title,
+            title: names.get(identity.organizationId)?.title ?? "",
             origin: identity.origin,
             since: identity.createdAt.toISOString(),
-          })),
+          }));
+        },
       },
     ],
     schedules: [

@@ -22,6 +22,7 @@ import { ThrottleError } from "../../http/throttle/throttle.ts";
 import type { OidcSettingsService } from "./oidc-settings.service.ts";
 import { maxMetadataBytes, type SamlSettingsService } from "./saml-settings.service.ts";
 import type { SsoOutcome } from "./sso-admission.service.ts";
+import type { SsoDirectory } from "./sso-directory.service.ts";
 import { SsoLoginError, type SsoLoginService } from "./sso-login.service.ts";
 import type { SsoSessionsService } from "./sso-sessions.service.ts";
 
@@ -33,12 +34,13 @@ export async function registerSsoRoutes(
     oidc: OidcSettingsService;
     saml: SamlSettingsService;
     logins: SsoLoginService;
+    directory: SsoDirectory;
     sessions: SsoSessionsService;
     config: Config;
   },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const { oidc, saml, logins, sessions, config } = deps;
+  const { oidc, saml, logins, directory, sessions, config } = deps;
   const cookies = cookieOptionsOf(config);
   /** The sign-in page shows what went wrong; nothing else about the organization leaks. */
   const failed = (reason: string) => `${config.PUBLIC_URL}/login-custom-client?sso_error=${reason}`;
@@ -226,7 +228,7 @@ export async function registerSsoRoutes(
         response: { 200: ssoCheck },
       },
     },
-    async (request) => logins.checkByValue(request.params.value),
+    async (request) => directory.checkByValue(request.params.value),
   );
 
   routes.get(
@@ -239,7 +241,7 @@ export async function registerSsoRoutes(
         response: { 200: ssoCheck },
       },
     },
-    async (request) => logins.checkByName(request.params.name),
+    async (request) => directory.checkByName(request.params.name),
   );
 
   routes.get(
