@@ -18,11 +18,14 @@
  *    streamed PutObject of the same bytes; server memory growth; what inspecting it fetches.
  * 4. Start-up of one whole process, cold and warm, and its idle memory: the built bundle against
  *    the sources under the tsx loader (startup-bench.ts).
+ * 5. Hostile SAML answers (hostile-sso-bench.ts): refusing a deeply nested post, and the liveness
+ *    check's throughput while four clients post them against the same check alone.
  * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 5), BENCH_SECONDS (default 10).
  */
 import { spawnSync } from "node:child_process";
 import { runBucketBench } from "./bucket-bench.ts";
 import { runBulkBench } from "./bulk-bench.ts";
+import { runHostileSsoBench } from "./hostile-sso-bench.ts";
 import { referenceCase, runListBench } from "./list-bench.ts";
 import { runSearchIndexBench } from "./search-index-bench.ts";
 import { runStartupBench, type StartFigures } from "./startup-bench.ts";
@@ -172,4 +175,15 @@ if (!only || only === "startup") {
   const ratio = (key: "cold" | "warm") =>
     pick(results.tsx[key], "readyMs") / pick(results.bundle[key], "readyMs");
   console.log(`  bundle vs tsx: cold ${ratio("cold").toFixed(2)}x, warm ${ratio("warm").toFixed(2)}x faster`);
+}
+
+if (!only || only === "sso") {
+  const sso = await runHostileSsoBench(seconds);
+  const statuses = [...sso.posts.statuses].map(([status, count]) => `${count} x ${status}`).join(", ");
+  console.log("hostile SAML answers (20,000 nested elements, 4 clients, each post from its own address)");
+  console.log(`  in process: parsing one ${fixed(sso.parseMs)} ms (before the screen), screening it ${fixed(sso.screenMs)} ms`);
+  console.log(`  a post refused: p50 ${fixed(sso.posts.p50)} ms, p95 ${fixed(sso.posts.p95)} ms, ${fixed(sso.posts.rps)} posts/s (${statuses})`);
+  console.log(
+    `  liveness check alone ${fixed(sso.alone.rps)} req/s (p95 ${fixed(sso.alone.p95)} ms); under the attack ${fixed(sso.underAttack.rps)} req/s (p95 ${fixed(sso.underAttack.p95)} ms): ${((sso.underAttack.rps / sso.alone.rps) * 100).toFixed(0)}% of alone`,
+  );
 }

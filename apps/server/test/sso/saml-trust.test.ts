@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { screenSamlResponse } from "../../src/modules/sso/saml-answer.ts";
 import { createUserWithPassword } from "../accounts/helpers.ts";
 import { authHeader, distinctAddress } from "../helpers/factories.ts";
 import { createOrganization, type TestUser } from "../helpers/org-factories.ts";
