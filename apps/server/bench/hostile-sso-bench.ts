@@ -27,13 +27,21 @@ function timeEach(runs: number, work: () => void): number[] {
   return times;
 }
 
-function send(agent: http.Agent, url: URL, options: { method: string; headers?: Record<string, string>; body?: string }) {
+function send(
+  agent: http.Agent,
+  url: URL,
+  options: { method: string; headers?: Record<string, string>; body?: string },
+) {
   return new Promise<number>((resolve, reject) => {
-    const request = http.request(url, { agent, method: options.method, headers: options.headers }, (response) => {
-      response.on("data", () => undefined);
-      response.on("end", () => resolve(response.statusCode ?? 0));
-      response.on("error", reject);
-    });
+    const request = http.request(
+      url,
+      { agent, method: options.method, headers: options.headers },
+      (response) => {
+        response.on("data", () => undefined);
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(options.body);
   });
@@ -54,12 +62,20 @@ async function drive(clients: number, seconds: number, next: () => Promise<numbe
       }
     }),
   );
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), statuses };
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    statuses,
+  };
 }
 
 export async function runHostileSsoBench(seconds: number) {
   const parse = timeEach(20, () =>
-    new DOMParser({ onError: () => undefined }).parseFromString(Buffer.from(deepAnswer, "base64").toString("utf8"), "text/xml"),
+    new DOMParser({ onError: () => undefined }).parseFromString(
+      Buffer.from(deepAnswer, "base64").toString("utf8"),
+      "text/xml",
+    ),
   );
   const screen = timeEach(20, () => screenSamlResponse(deepAnswer));
 
@@ -73,7 +89,10 @@ export async function runHostileSsoBench(seconds: number) {
     ].join("");
     const saved = await fetch(`${bench.url}/api/orgs-sso-custom/${bench.organizationId}/`, {
       method: "PUT",
-      headers: { authorization: `Token ${bench.token}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+      headers: {
+        authorization: `Token ${bench.token}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
       body,
     });
     if (saved.status !== 200) throw new Error(`SAML settings: ${saved.status} ${await saved.text()}`);

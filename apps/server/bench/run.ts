@@ -181,8 +181,12 @@ if (!only || only === "sso") {
   const sso = await runHostileSsoBench(seconds);
   const statuses = [...sso.posts.statuses].map(([status, count]) => `${count} x ${status}`).join(", ");
   console.log("hostile SAML answers (20,000 nested elements, 4 clients, each post from its own address)");
-  console.log(`  in process: parsing one ${fixed(sso.parseMs)} ms (before the screen), screening it ${fixed(sso.screenMs)} ms`);
-  console.log(`  a post refused: p50 ${fixed(sso.posts.p50)} ms, p95 ${fixed(sso.posts.p95)} ms, ${fixed(sso.posts.rps)} posts/s (${statuses})`);
+  console.log(
+    `  in process: parsing one ${fixed(sso.parseMs)} ms (before the screen), screening it ${fixed(sso.screenMs)} ms`,
+  );
+  console.log(
+    `  a post refused: p50 ${fixed(sso.posts.p50)} ms, p95 ${fixed(sso.posts.p95)} ms, ${fixed(sso.posts.rps)} posts/s (${statuses})`,
+  );
   console.log(
     `  liveness check alone ${fixed(sso.alone.rps)} req/s (p95 ${fixed(sso.alone.p95)} ms); under the attack ${fixed(sso.underAttack.rps)} req/s (p95 ${fixed(sso.underAttack.p95)} ms): ${((sso.underAttack.rps / sso.alone.rps) * 100).toFixed(0)}% of alone`,
   );

@@ -103,7 +103,7 @@ export function createModules(platform: Platform) {
     gdpr,
     profile,
     health: createHealthModule(platform),
-    admin: createAdminModule(platform),
+    admin: createAdminModule(platform, { ...organization.services, ...plan.services }),
     files: createFilesModule(platform),
     webHost: createWebHostModule(platform),
   };

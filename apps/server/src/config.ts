@@ -141,6 +141,22 @@ const envSchema = z.object({
         .filter(Boolean),
     )
     .default([]),
+  /**
+   * Card payments through Stripe. All three set: organizations pay for plans; none set: plans
+   * are managed by the instance's administrators and new organizations start unlimited.
+   */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_test_… or sk_live_…)")
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_\w+$/, "must be a valid publishable key (e.g. begins with pk_test_)")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)")
+    .optional(),
   /** How long a webhook or chat endpoint has to answer one delivery attempt. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
 });
@@ -195,6 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const gcsCredentials = values.GCS_CREDENTIALS && resolveFromLaunchDirUnlessJson(values.GCS_CREDENTIALS);
   const storageProblem = storageSettingsProblem({ ...values, GCS_CREDENTIALS: gcsCredentials });
   if (storageProblem) throw new ConfigError(`Invalid configuration: ${storageProblem}`);
+  const stripeKeys = [values.STRIPE_SECRET_KEY, values.STRIPE_PUBLISHABLE_KEY, values.STRIPE_WEBHOOK_SECRET];
+  if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
+    throw new ConfigError(
+      "Invalid configuration: STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET go together: set all three, or none",
+    );
+  }
   const dataDir = resolveFromLaunchDir(values.DATA_DIR);
   const port = values.PORT;
   return {

@@ -1,3 +1,4 @@
+export * from "./admin.ts";
 export * from "./application.ts";
 export * from "./auth.ts";
 export * from "./common.ts";

@@ -57,11 +57,12 @@ it("undoes what the old single sign-on did: its sessions end, stolen activations
     "select count(*)::int as n from auth_tokens where sso_organization_id is not null and revoked_at is null",
   );
   expect(live.rows[0]?.n).toBe(0);
-  const identities = await sql("select user_id, origin from sso_identities where organization_id = $1", [
+  // Ids cast to int: PostgreSQL's driver answers bigint as text, the embedded one as a number.
+  const identities = await sql("select user_id::int, origin from sso_identities where organization_id = $1", [
     organization.id,
   ]);
   expect(identities.rows).toEqual([{ user_id: created.user.id, origin: "created" }]);
-  const active = await sql("select id, is_active from users where id = any($1::bigint[]) order by id", [
+  const active = await sql("select id::int, is_active from users where id = any($1::bigint[]) order by id", [
     [opened.user.id, activated.user.id],
   ]);
   expect(active.rows).toEqual([
@@ -69,7 +70,7 @@ it("undoes what the old single sign-on did: its sessions end, stolen activations
     { id: activated.user.id, is_active: false },
   ]);
   const invitation = await sql(
-    "select role, team_ids from organization_invitations where organization_id = $1 and user_id = $2",
+    "select role, team_ids::int[] from organization_invitations where organization_id = $1 and user_id = $2",
     [organization.id, invited.user.id],
   );
   expect(invitation.rows).toEqual([{ role: 5, team_ids: [team.id] }]);

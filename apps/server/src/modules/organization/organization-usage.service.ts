@@ -7,22 +7,19 @@ import type { OrganizationSelector, OrganizationUsage } from "@tarmac/contracts"
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { bytesToMb, isUsageCritical, type PlanService } from "../plan/plan.service.ts";
+import { effectiveLimits, type Limits } from "./effective-limits.ts";
 import type { InvitationService } from "./invitation.service.ts";
 import type { MembershipService } from "./membership.service.ts";
 import { addUsage, findOrganizationById, type UsageDelta } from "./organization.repo.ts";
 
 /** The organization's counters in bytes and its plan's limits (0 = unlimited). */
-export interface Quota {
+export interface Quota extends Limits {
   spaceUsedBytes: number;
   buildsCount: number;
   projectsCount: number;
   /** Space and build slots held by uploads waiting for confirmation. */
   pendingUploadBytes: number;
   pendingUploads: number;
-  spaceLimitMb: number;
-  buildLimit: number;
-  projectsLimit: number;
-  userLimit: number;
 }
 
 export const userLimitReached = () =>
@@ -44,13 +41,13 @@ export class OrganizationUsageService {
     },
   ) {}
 
-  /** Members and live invitations: an invitation holds its seat until it is answered. */
-  private async seatsTaken(organizationId: number, db: Database): Promise<number> {
+  /** Members and live invitations per organization: an invitation holds its seat until it is answered. */
+  async seatsTaken(organizationIds: number[], db = this.deps.db): Promise<Map<number, number>> {
     const [members, invitations] = await Promise.all([
-      this.deps.membership.countMembers([organizationId], db),
-      this.deps.invitations.countLive([organizationId], db),
+      this.deps.membership.countMembers(organizationIds, db),
+      this.deps.invitations.countLive(organizationIds, db),
     ]);
-    return (members.get(organizationId) ?? 0) + (invitations.get(organizationId) ?? 0);
+    return new Map(organizationIds.map((id) => [id, (members.get(id) ?? 0) + (invitations.get(id) ?? 0)]));
   }
 
   /**
@@ -61,7 +58,8 @@ export class OrganizationUsageService {
   async assertSeatFree(organizationId: number, db: Database): Promise<void> {
     const quota = await this.getQuota(organizationId, db);
     if (!quota) throw AppError.notFound();
-    if (quota.userLimit > 0 && (await this.seatsTaken(organizationId, db)) >= quota.userLimit) {
+    const seats = (await this.seatsTaken([organizationId], db)).get(organizationId) ?? 0;
+    if (quota.userLimit > 0 && seats >= quota.userLimit) {
       throw userLimitReached();
     }
   }
@@ -76,10 +74,7 @@ export class OrganizationUsageService {
       projectsCount: organization.projectsCount,
       pendingUploadBytes: organization.pendingUploadBytes,
       pendingUploads: organization.pendingUploads,
-      spaceLimitMb: plan.spaceLimitMb,
-      buildLimit: plan.buildLimit,
-      projectsLimit: plan.projectsLimit,
-      userLimit: plan.userLimit,
+      ...effectiveLimits(plan, organization.limitOverrides),
     };
   }
 
@@ -97,7 +92,7 @@ export class OrganizationUsageService {
   async readUsage(organizationId: number, db = this.deps.db): Promise<OrganizationUsage> {
     const quota = await this.getQuota(organizationId, db);
     if (!quota) throw AppError.notFound();
-    const usersCount = await this.seatsTaken(organizationId, db);
+    const usersCount = (await this.seatsTaken([organizationId], db)).get(organizationId) ?? 0;
     return {
       org_id: organizationId,
       space_used: bytesToMb(quota.spaceUsedBytes),

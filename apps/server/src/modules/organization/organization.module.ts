@@ -9,6 +9,7 @@ import { registerOrganizationRoutes } from "./organization.routes.ts";
 import { OrganizationService } from "./organization.service.ts";
 import { OrganizationLifecycleService } from "./organization-lifecycle.service.ts";
 import { invitationPersonalData, organizationPersonalData } from "./organization-personal-data.ts";
+import { OrganizationPlanService } from "./organization-plan.service.ts";
 import { OrganizationUsageService } from "./organization-usage.service.ts";
 
 export { membershipsReadWithToken } from "./membership.service.ts";
@@ -37,7 +38,14 @@ export function createOrganizationModule(platform: Platform, deps: UsersServices
     organizationJobs,
   });
   return {
-    services: { membership, invitations, organizations, usage, lifecycle },
+    services: {
+      membership,
+      invitations,
+      organizations,
+      usage,
+      lifecycle,
+      organizationPlans: new OrganizationPlanService({ db, plans: deps.plans }),
+    },
     routes: (app) =>
       registerOrganizationRoutes(app, {
         organizations,

@@ -14,6 +14,7 @@ import { detectImageType, type ImageType } from "../../platform/images/raster-im
 import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 import type { PlanService } from "../plan/plan.service.ts";
+import { effectiveLimits } from "./effective-limits.ts";
 import { contentTypeOfKey, maxLogoBytes, organizationStoragePrefix } from "./logo.ts";
 import type { MemberContext, MembershipService } from "./membership.service.ts";
 import { can, type OrganizationAction } from "./organization.policy.ts";
@@ -107,7 +108,7 @@ export class OrganizationService {
     const ids = memberships.map((member) => member.organizationId);
     const rows = await findOrganizationsByIds(this.deps.db, ids);
     const plans = await this.deps.plans.findPlans(rows.map((row) => row.planId));
-    const members = await this.deps.membership.countMembers(ids);
+    const seats = await this.deps.usage.seatsTaken(ids);
     const roleOf = new Map(memberships.map((member) => [member.organizationId, member.role]));
     return rows
       .sort((left, right) => left.id - right.id)
@@ -115,7 +116,8 @@ export class OrganizationService {
         const plan = plans.get(organization.planId);
         const role = roleOf.get(organization.id);
         if (!plan || role === undefined) return [];
-        return [{ organization, role, plan, usersCount: members.get(organization.id) ?? 0 }];
+        const limits = effectiveLimits(plan, organization.limitOverrides);
+        return [{ organization, role, plan, limits, usersCount: seats.get(organization.id) ?? 0 }];
       });
   }
 
@@ -258,7 +260,7 @@ export class OrganizationService {
   private async present(rows: { organization: OrganizationRow; role: number }[]): Promise<Organization[]> {
     const ids = rows.map((row) => row.organization.id);
     const plans = await this.deps.plans.findPlans(rows.map((row) => row.organization.planId));
-    const members = await this.deps.membership.countMembers(ids);
+    const seats = await this.deps.usage.seatsTaken(ids);
     return rows.map(({ organization, role }) => {
       const plan = plans.get(organization.planId);
       const logoKey = organization.logoKey;
@@ -271,8 +273,8 @@ export class OrganizationService {
           ? `${this.deps.publicUrl}/api/organizations/${organization.id}/logo/?v=${logoVersion}`
           : null,
         role,
-        user_limit: plan?.userLimit ?? 0,
-        users_count: members.get(organization.id) ?? 0,
+        user_limit: plan ? effectiveLimits(plan, organization.limitOverrides).userLimit : 0,
+        users_count: seats.get(organization.id) ?? 0,
         plan: { id: organization.planId, code: plan?.code ?? "", title: plan?.title ?? "" },
         created_at: organization.createdAt.toISOString(),
         sdk_key: can({ role }, "organization:view-sdk-key") ? organization.sdkKey : null,

@@ -1,4 +1,14 @@
-import { bigint, index, integer, pgTable, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { plans } from "../plan/plan.tables.ts";
 import { users } from "../users/users.tables.ts";
 
@@ -32,11 +42,42 @@ export const organizations = pgTable(
      * valid while it stays the same.
      */
     directoryVersion: bigint("directory_version", { mode: "number" }).notNull().default(0),
+    /**
+     * Limits an instance administrator set for this organization alone, over its plan's (same
+     * units and 0 = unlimited): `space_limit` (MB), `build_limit`, `projects_limit`, `user_limit`.
+     */
+    limitOverrides: jsonb("limit_overrides").$type<LimitOverrides>().notNull().default({}),
     limitNotifiedAt: timestamp("limit_notified_at", { withTimezone: true }),
     deletingAt: timestamp("deleting_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("organizations_subdomain_key").on(table.subdomain)],
+);
+
+export interface LimitOverrides {
+  space_limit?: number;
+  build_limit?: number;
+  projects_limit?: number;
+  user_limit?: number;
+}
+
+/** What happened to an organization's plan and settings, who did it and when (the activity log). */
+export const organizationActivity = pgTable(
+  "organization_activity",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Null for changes no person made (the billing provider, a scheduled job). */
+    actorUserId: bigint("actor_user_id", { mode: "number" }).references(() => users.id, {
+      onDelete: "set null",
+    }),
+    action: text("action").notNull(),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("organization_activity_org_idx").on(table.organizationId, table.id)],
 );
 
 /** A user's place in an organization. Roles: 1 owner, 2 admin, 3 mobile user, 4 team manager, 5 tester. */

@@ -5,7 +5,11 @@ import { PlanService } from "./plan.service.ts";
 
 /** Plans (the `plans` table) and `/api/tariffs/`. */
 export function createPlanModule(platform: Platform) {
-  const plans = new PlanService({ db: platform.database.db, defaultPlanCode: platform.config.DEFAULT_PLAN });
+  const plans = new PlanService({
+    db: platform.database.db,
+    defaultPlanCode: platform.config.DEFAULT_PLAN,
+    billingEnabled: Boolean(platform.config.STRIPE_SECRET_KEY),
+  });
   return {
     services: { plans },
     routes: (app) => registerPlanRoutes(app, { plans }),

@@ -50,15 +50,34 @@ function presentTariff(plan: PlanRow): Tariff {
 }
 
 export class PlanService {
-  constructor(private readonly deps: { db: Database; defaultPlanCode?: string }) {}
+  constructor(
+    private readonly deps: {
+      db: Database;
+      defaultPlanCode?: string;
+      /** Whether organizations can pay for plans here (a billing provider is configured). */
+      billingEnabled: boolean;
+    },
+  ) {}
+
+  get billingEnabled(): boolean {
+    return this.deps.billingEnabled;
+  }
+
+  findByCode(code: string, db = this.deps.db): Promise<PlanRow | null> {
+    return findPlanByCode(db, code);
+  }
 
   async listTariffs(): Promise<Tariff[]> {
     return (await listPlans(this.deps.db)).map(presentTariff);
   }
 
-  /** DEFAULT_PLAN when configured (e.g. "unlimited" when self-hosting), else the plan marked default. */
+  /**
+   * DEFAULT_PLAN when configured; else, where organizations can pay, the plan marked default, and
+   * where they cannot (no billing provider), `unlimited`: nobody may be stuck at a limit that no
+   * one on the instance can lift by paying.
+   */
   async getPlanForNewOrganization(db = this.deps.db): Promise<PlanRow> {
-    const code = this.deps.defaultPlanCode;
+    const code = this.deps.defaultPlanCode ?? (this.deps.billingEnabled ? undefined : "unlimited");
     const plan = code ? await findPlanByCode(db, code) : await findDefaultPlan(db);
     if (!plan) {
       throw new Error(code ? `DEFAULT_PLAN: no plan with code "${code}"` : "no plan is marked as default");

@@ -51,20 +51,20 @@ export class ProfileService {
         (filter.subdomain === undefined || organization.subdomain === filter.subdomain.toLowerCase()) &&
         (!search || organization.title.toLowerCase().includes(search)),
     );
-    const orgData: ProfileOrgData[] = orgs.map(({ role, organization, plan, usersCount }) => ({
+    const orgData: ProfileOrgData[] = orgs.map(({ role, organization, plan, limits, usersCount }) => ({
       org_id: organization.id,
       title: organization.title,
       subdomain: organization.subdomain,
       logo: organization.logoKey ? `${this.deps.publicUrl}/api/organizations/${organization.id}/logo/` : null,
       role,
       space_used: bytesToMb(organization.spaceUsedBytes),
-      space_limit: plan.spaceLimitMb,
+      space_limit: limits.spaceLimitMb,
       builds_count: organization.buildsCount,
-      build_limit: plan.buildLimit,
+      build_limit: limits.buildLimit,
       projects_count: organization.projectsCount,
-      projects_limit: plan.projectsLimit,
+      projects_limit: limits.projectsLimit,
       users_count: usersCount,
-      user_limit: plan.userLimit,
+      user_limit: limits.userLimit,
       ...(filter.full ? { plan: { id: plan.id, code: plan.code, title: plan.title } } : {}),
     }));
     return {
