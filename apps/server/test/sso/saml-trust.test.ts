@@ -129,12 +129,16 @@ describe("SAML: what the signature covers must also be addressed to this sign-in
     const hidden = Buffer.from(`<r>${'<a x="/>">'.repeat(100)}${"</a>".repeat(100)}</r>`).toString("base64");
     const doctype = Buffer.from('<!DOCTYPE r [<!ENTITY e "x">]><r>&e;</r>').toString("base64");
     for (const body of [deep, hidden, doctype]) {
-      const started = performance.now();
       expect((await post(body, flow.relayState, flow.remoteAddress)).headers.location).toBe(
         refused("provider"),
       );
-      expect(performance.now() - started).toBeLessThan(5_000);
     }
+    // The screen's own verdicts (what it costs is measured by `BENCH_ONLY=sso npm run bench`).
+    expect([deep, hidden, doctype].map((body) => screenSamlResponse(body))).toEqual([
+      "nested too deeply",
+      "nested too deeply",
+      "document type",
+    ]);
     // The sign-in those posts named is still there: a screened post does not use it up.
     const [state] = await t.database.db
       .select()

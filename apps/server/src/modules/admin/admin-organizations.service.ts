@@ -7,8 +7,7 @@ import type { AdminOrganization, AdminOrganizationPatch, OrganizationActivityEnt
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { effectiveLimits } from "../organization/effective-limits.ts";
-import type { LimitOverrides } from "../organization/organization.tables.ts";
+import { effectiveLimits, type LimitOverrides } from "../organization/effective-limits.ts";
 import type { OrganizationPlanService } from "../organization/organization-plan.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import { bytesToMb, type PlanService } from "../plan/plan.service.ts";

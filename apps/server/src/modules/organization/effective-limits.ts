@@ -1,6 +1,8 @@
 import type { PlanRow } from "../plan/plan.service.ts";
 import type { LimitOverrides } from "./organization.tables.ts";
 
+export type { LimitOverrides } from "./organization.tables.ts";
+
 /** What an organization may hold (0 = unlimited): space in MB, builds, projects, people. */
 export interface Limits {
   spaceLimitMb: number;
