@@ -41,6 +41,12 @@ export const organizationUsage = z
     pending_uploads: z.number().int(),
     pending_space: z.number(),
     critical: z.boolean(),
+    /**
+     * Who lifts a limit on this instance: `billing` (a larger plan, bought on the Plan page) or
+     * `administrator` (the instance administrator, at `administrator_email` when one is known).
+     */
+    limits_managed_by: z.enum(["billing", "administrator"]),
+    administrator_email: z.string().nullable(),
   })
   .meta({ id: "OrganizationUsage" });
 export type OrganizationUsage = z.infer<typeof organizationUsage>;

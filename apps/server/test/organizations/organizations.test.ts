@@ -8,7 +8,8 @@ describe("organizations CRUD", () => {
   let alice: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // DEFAULT_PLAN names the plan new organizations get (plan-management.test.ts: without it, unlimited).
+    t = await createTestApp({ DEFAULT_PLAN: "free" });
     alice = await createUserWithToken(t, { email: "alice@example.test" });
   }, 60_000);
   afterAll(() => t.close());

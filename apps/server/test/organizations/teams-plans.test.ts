@@ -164,6 +164,8 @@ describe("plans and usage", () => {
       pending_uploads: 0,
       pending_space: 0,
       critical: false,
+      limits_managed_by: "administrator",
+      administrator_email: "admin@tarmac.test",
     });
     const noticeUrl = `/api/organizations/${organization.id}/?sendemaillimit=1`;
     const calm = await t.app.inject({ url: noticeUrl, headers: authHeader(tester.token) });

@@ -22,11 +22,12 @@ export interface Quota extends Limits {
   pendingUploads: number;
 }
 
-export const userLimitReached = () =>
+/** `advice` says what to do on this instance (PlanService.limitAdvice). */
+export const userLimitReached = (advice: string) =>
   new AppError(
     "user_limit_reached",
     400,
-    "The organization has reached its user limit.",
+    `The organization has reached its user limit. ${advice}`,
     undefined,
     "user_limit_reached",
   );
@@ -40,6 +41,11 @@ export class OrganizationUsageService {
       plans: PlanService;
     },
   ) {}
+
+  /** What to do about a limit on this instance (see PlanService.limitAdvice). */
+  limitAdvice(): string {
+    return this.deps.plans.limitAdvice();
+  }
 
   /** Members and live invitations per organization: an invitation holds its seat until it is answered. */
   async seatsTaken(organizationIds: number[], db = this.deps.db): Promise<Map<number, number>> {
@@ -60,7 +66,7 @@ export class OrganizationUsageService {
     if (!quota) throw AppError.notFound();
     const seats = (await this.seatsTaken([organizationId], db)).get(organizationId) ?? 0;
     if (quota.userLimit > 0 && seats >= quota.userLimit) {
-      throw userLimitReached();
+      throw userLimitReached(this.deps.plans.limitAdvice());
     }
   }
 
@@ -102,6 +108,7 @@ export class OrganizationUsageService {
       projects_count: quota.projectsCount,
       projects_limit: quota.projectsLimit,
       pending_uploads: quota.pendingUploads,
+      ...this.deps.plans.wayOut(),
       pending_space: bytesToMb(quota.pendingUploadBytes),
       // Invitations not yet answered hold seats as members do.
       users_count: usersCount,

@@ -186,7 +186,8 @@ export class OrganizationService {
         `storage ${usage.space_used} MB of ${usage.space_limit || "unlimited"} MB,`,
         `builds ${usage.builds_count} of ${usage.build_limit || "unlimited"}.`,
         "",
-        `Uploads will fail once a limit is reached. Choose a larger plan at ${publicUrl}/dashboard.`,
+        `Uploads will fail once a limit is reached. ${this.deps.plans.limitAdvice()}`,
+        `${publicUrl}/dashboard/organization/plan`,
       ].join("\n");
       await mail.queue(
         {

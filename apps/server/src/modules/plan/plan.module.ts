@@ -9,6 +9,7 @@ export function createPlanModule(platform: Platform) {
     db: platform.database.db,
     defaultPlanCode: platform.config.DEFAULT_PLAN,
     billingEnabled: Boolean(platform.config.STRIPE_SECRET_KEY),
+    adminEmails: platform.config.ADMIN_EMAILS,
   });
   return {
     services: { plans },

@@ -56,8 +56,26 @@ export class PlanService {
       defaultPlanCode?: string;
       /** Whether organizations can pay for plans here (a billing provider is configured). */
       billingEnabled: boolean;
+      /** The instance's administrators (ADMIN_EMAILS): who lifts limits where nobody pays. */
+      adminEmails: readonly string[];
     },
   ) {}
+
+  /** Who lifts a limit on this instance: a larger plan bought here, or the administrator. */
+  wayOut(): { limits_managed_by: "billing" | "administrator"; administrator_email: string | null } {
+    return this.deps.billingEnabled
+      ? { limits_managed_by: "billing", administrator_email: null }
+      : { limits_managed_by: "administrator", administrator_email: this.deps.adminEmails[0] ?? null };
+  }
+
+  /** The sentence that ends a limit message: what to do about it on this instance. */
+  limitAdvice(): string {
+    if (this.deps.billingEnabled) return "Upgrade the plan on the organization's Plan page.";
+    const admin = this.deps.adminEmails[0];
+    return admin
+      ? `Ask the administrator of this Tarmac instance (${admin}) to raise it.`
+      : "Ask the administrator of this Tarmac instance to raise it.";
+  }
 
   get billingEnabled(): boolean {
     return this.deps.billingEnabled;

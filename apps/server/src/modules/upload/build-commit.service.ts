@@ -264,7 +264,7 @@ export class BuildCommitService {
         throw new AppError(
           "projects_limit_reached",
           400,
-          "The plan's project limit is reached; upgrade the plan to add another project.",
+          `The plan's project limit is reached. ${this.deps.usage.limitAdvice()}`,
           undefined,
           "projects_limit_reached",
         );
