@@ -9,22 +9,19 @@ import { safeNextPath } from "../../api/next-path.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
-import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
-import { useDocumentTitle } from "../../ui/use-document-title.ts";
-
-const SSO_ERRORS = ["unknown_organization", "expired", "provider", "no_email", "domain"];
+import { AuthCard } from "../../ui/public-layout.tsx";
+import { readSsoFailure } from "./sso-failure.ts";
 
 /** Single sign-on entry: the organization's name leads to its identity provider. */
-export function LoginCustomClientPage() {
+export function SsoOrganizationCard() {
   const { t } = useTranslation();
-  useDocumentTitle(t("custom_login.title"));
   const [searchParams] = useSearchParams();
   const [name, setName] = useState(searchParams.get("org") ?? "");
   const [noSso, setNoSso] = useState(false);
   const formErrors = useFormErrors(["name"]);
   // Why the last sign-in did not finish (the server sends the browser back here with a reason).
   const ssoError = searchParams.get("sso_error");
-  const failure = ssoError && SSO_ERRORS.includes(ssoError) ? t(`custom_login.errors.${ssoError}`) : null;
+  const failure = readSsoFailure(ssoError);
 
   const lookUp = useMutation({
     mutationFn: lookUpSsoByName,
@@ -64,33 +61,31 @@ export function LoginCustomClientPage() {
   };
 
   return (
-    <PublicLayout>
-      <AuthCard title={t("custom_login.title")} subtitle={t("custom_login.description")}>
-        {failure ? <Alert type="error" message={failure} timeout={0} /> : null}
-        {noSso ? <Alert type="info" message={t("custom_login.no_sso")} timeout={0} /> : null}
-        <FormAlert state={formErrors} />
-        <form onSubmit={submit}>
-          <Stack gap="md">
-            <TextInput
-              label={t("custom_login.organization")}
-              name="name"
-              autoComplete="organization"
-              required
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              error={formErrors.errors.fields.name}
-            />
-            <Button type="submit" fullWidth size="md" loading={lookUp.isPending}>
-              {t("custom_login.submit")}
-            </Button>
-          </Stack>
-        </form>
-        <Group justify="center">
-          <Anchor component={Link} to="/login" fz="sm">
-            {t("custom_login.password_login")}
-          </Anchor>
-        </Group>
-      </AuthCard>
-    </PublicLayout>
+    <AuthCard title={t("custom_login.title")} subtitle={t("custom_login.description")}>
+      {failure ? <Alert type={failure.type} message={t(failure.key)} timeout={0} /> : null}
+      {noSso ? <Alert type="info" message={t("custom_login.no_sso")} timeout={0} /> : null}
+      <FormAlert state={formErrors} />
+      <form onSubmit={submit}>
+        <Stack gap="md">
+          <TextInput
+            label={t("custom_login.organization")}
+            name="name"
+            autoComplete="organization"
+            required
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={formErrors.errors.fields.name}
+          />
+          <Button type="submit" fullWidth size="md" loading={lookUp.isPending}>
+            {t("custom_login.submit")}
+          </Button>
+        </Stack>
+      </form>
+      <Group justify="center">
+        <Anchor component={Link} to="/login" fz="sm">
+          {t("custom_login.password_login")}
+        </Anchor>
+      </Group>
+    </AuthCard>
   );
 }

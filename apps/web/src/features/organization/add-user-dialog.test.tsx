@@ -136,7 +136,15 @@ describe("add-user dialog", () => {
     await user.click(addButton());
     expect(await screen.findByText("User has been created successfully")).toBeTruthy();
     expect(posts(calls).map((call) => call.body)).toEqual([
-      { userid: "bob@example.com", organization: 7, role: 5, teams: [], projects: [], first_name: "Bob", last_name: "" },
+      {
+        userid: "bob@example.com",
+        organization: 7,
+        role: 5,
+        teams: [],
+        projects: [],
+        first_name: "Bob",
+        last_name: "",
+      },
     ]);
     expect(onCreated).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
