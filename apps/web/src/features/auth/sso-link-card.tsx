@@ -1,7 +1,6 @@
-import { Anchor, Button, Group, Stack, Text } from "@mantine/core";
+import { Button, Stack, Text } from "@mantine/core";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { ssoStartUrl } from "../../api/auth.ts";
 import { ApiError } from "../../api/client.ts";
 import {
@@ -15,6 +14,7 @@ import { describeError } from "../../ui/error-text.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { AuthCard } from "../../ui/public-layout.tsx";
+import { CardFooterLink } from "./auth-card-parts.tsx";
 
 /** A link that no longer offers anything: unknown, used or expired (or not even a code). */
 function isDeadLink(error: unknown): boolean {
@@ -40,11 +40,7 @@ export function SsoLinkCard({ code }: { code: string }) {
         <LoadError onRetry={() => void request.refetch()} />
       ) : null}
       {request.data ? <LinkConfirmation code={code} offer={request.data} /> : null}
-      <Group justify="center">
-        <Anchor component={Link} to="/login" fz="sm">
-          {t("custom_login.password_login")}
-        </Anchor>
-      </Group>
+      <CardFooterLink to="/login" label={t("custom_login.password_login")} />
     </AuthCard>
   );
 }
@@ -54,9 +50,7 @@ function DeadLink() {
   return (
     <Stack gap="sm">
       <Alert type="error" message={t("custom_login.link_invalid")} timeout={0} dismissible={false} />
-      <Anchor component={Link} to="/login-custom-client" fz="sm">
-        {t("custom_login.start_again")}
-      </Anchor>
+      <CardFooterLink to="/login-custom-client" label={t("custom_login.start_again")} />
     </Stack>
   );
 }

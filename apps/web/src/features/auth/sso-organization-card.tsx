@@ -1,8 +1,8 @@
-import { Anchor, Button, Group, Stack, TextInput } from "@mantine/core";
+import { Button, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { lookUpSsoByName, ssoStartUrl } from "../../api/auth.ts";
 import { ApiError } from "../../api/client.ts";
 import { safeNextPath } from "../../api/next-path.ts";
@@ -10,6 +10,7 @@ import { Alert } from "../../ui/alert.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard } from "../../ui/public-layout.tsx";
+import { CardFooterLink } from "./auth-card-parts.tsx";
 import { readSsoFailure } from "./sso-failure.ts";
 
 /** Single sign-on entry: the organization's name leads to its identity provider. */
@@ -81,11 +82,7 @@ export function SsoOrganizationCard() {
           </Button>
         </Stack>
       </form>
-      <Group justify="center">
-        <Anchor component={Link} to="/login" fz="sm">
-          {t("custom_login.password_login")}
-        </Anchor>
-      </Group>
+      <CardFooterLink to="/login" label={t("custom_login.password_login")} />
     </AuthCard>
   );
 }

@@ -1,14 +1,15 @@
-import { Anchor, Button, Group, Stack, TextInput } from "@mantine/core";
+import { Button, Stack } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { ApiError, setToken } from "../../api/client.ts";
 import { safeNextPath } from "../../api/next-path.ts";
 import { finishSsoSecondFactor } from "../../api/sso.ts";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard } from "../../ui/public-layout.tsx";
+import { CardFooterLink, OtpField } from "./auth-card-parts.tsx";
 
 const FIELDS = ["otp"] as const;
 
@@ -52,27 +53,13 @@ export function SsoSecondFactorCard({ ticket }: { ticket: string }) {
       <FormAlert state={formErrors} />
       <form onSubmit={submit}>
         <Stack gap="md">
-          <TextInput
-            label={t("login.otp_label")}
-            description={t("login.otp_description")}
-            name="otp"
-            autoComplete="one-time-code"
-            autoFocus
-            required
-            value={otp}
-            onChange={(event) => setOtp(event.currentTarget.value)}
-            error={formErrors.errors.fields.otp}
-          />
+          <OtpField value={otp} onChange={setOtp} error={formErrors.errors.fields.otp} />
           <Button type="submit" fullWidth size="md" loading={finish.isPending}>
             {t("login.otp_submit")}
           </Button>
         </Stack>
       </form>
-      <Group justify="center">
-        <Anchor component={Link} to="/login-custom-client" fz="sm">
-          {t("custom_login.start_again")}
-        </Anchor>
-      </Group>
+      <CardFooterLink to="/login-custom-client" label={t("custom_login.start_again")} />
     </AuthCard>
   );
 }
