@@ -79,6 +79,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "invitations",
+            lazy: async () => ({
+              Component: (await import("./features/dashboard/invitations-page.tsx")).InvitationsPage,
+            }),
+          },
+          {
             path: "organization/new",
             lazy: async () => ({
               Component: (await import("./features/dashboard/create-organization-page.tsx"))

@@ -191,6 +191,7 @@ export type SsoLinks = z.infer<typeof ssoLinks>;
 /** `POST /api/sso/links/start/`: link the signed-in account (a password session) to an organization's provider. */
 export const ssoLinkStartInput = z.object({ organization: z.number().int().positive() });
 export const ssoRedirect = z.object({ url: z.string() });
+export type SsoRedirect = z.infer<typeof ssoRedirect>;
 
 /** `GET /api/sso/link-requests/{code}/`: what a mailed link offers to link. */
 export const ssoLinkRequest = z.object({
@@ -199,9 +200,16 @@ export const ssoLinkRequest = z.object({
 });
 export type SsoLinkRequest = z.infer<typeof ssoLinkRequest>;
 
+/** `POST /api/sso/link-requests/{code}/`: the account is linked; `login_url` starts the organization's sign-in. */
+export const ssoLinkConfirmation = z.object({ organization: z.string(), login_url: z.string() });
+export type SsoLinkConfirmation = z.infer<typeof ssoLinkConfirmation>;
+
 /** `POST /api/sso/second-factor/`: the account's own code, after its organization's provider vouched for it. */
 export const ssoSecondFactorInput = z.object({
   ticket: z.string().min(1).max(200),
   otp: z.string().trim().min(1, "This field may not be blank.").max(50),
 });
 export const ssoSecondFactorResult = z.object({ token: z.string(), next: z.string() });
+export type SsoSecondFactorInput = z.infer<typeof ssoSecondFactorInput>;
+export type SsoSecondFactorResult = z.infer<typeof ssoSecondFactorResult>;
+export type SsoDomainInput = z.input<typeof ssoDomainInput>;

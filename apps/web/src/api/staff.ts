@@ -2,6 +2,7 @@
 import type {
   CreateMembershipRequest,
   DetailResponse,
+  Invitation,
   Membership,
   OrgUser,
   Page,
@@ -30,8 +31,9 @@ export function fetchMemberships(orgId: number, page: number, search: string) {
   });
 }
 
-export function createMembership(input: CreateMembershipRequest) {
-  return api.post<Membership>("/api/usersinorgs/", input);
+/** An invitation by address: the person becomes a member once they accept it. */
+export function inviteMember(input: CreateMembershipRequest) {
+  return api.post<Invitation>("/api/usersinorgs/", input);
 }
 
 export function updateMembership(id: number, change: PatchMembershipInput) {

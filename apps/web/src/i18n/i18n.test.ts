@@ -25,7 +25,8 @@ const SPEC_MESSAGES: Record<string, string> = {
     "Multiple files cannot be loaded. Please select one file.",
   "PLEASE SELECT ONE OF THE ORGANIZATION": "Please select one of the organizations.",
   "SERVER ERROR": "Server error",
-  "USER HAS BEEN CREATED SUCCESSFULLY": "User has been created successfully",
+  "USER HAS BEEN CREATED SUCCESSFULLY":
+    "The invitation has been sent. The person joins the organization once they accept it.",
   "ENSURE THIS FILENAME HAS AT MOST 100 CHARACTERS": "Ensure this file name has at most 100 characters.",
   "INCORRECT FILE": "Incorrect file",
   "THIS VERSION ALREADY EXISTS": "This version already exists",

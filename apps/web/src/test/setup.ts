@@ -59,6 +59,7 @@ beforeEach(() => {
   clearCookies();
   clearToken();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 afterEach(() => {

@@ -6,6 +6,8 @@ interface ConfirmDialogProps {
   title: string;
   message: string;
   confirmLabel: string;
+  /** The button that closes without acting; "Cancel" unless that would name the action itself. */
+  cancelLabel?: string;
   busy?: boolean;
   danger?: boolean;
   onConfirm: () => void;
@@ -18,6 +20,7 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel,
+  cancelLabel,
   busy = false,
   danger = true,
   onConfirm,
@@ -35,7 +38,7 @@ export function ConfirmDialog({
         <Text>{message}</Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
-            {t("common.cancel")}
+            {cancelLabel ?? t("common.cancel")}
           </Button>
           <Button color={danger ? "red" : undefined} loading={busy} onClick={onConfirm}>
             {confirmLabel}

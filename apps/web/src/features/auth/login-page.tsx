@@ -17,6 +17,7 @@ import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
+import { OtpField } from "./auth-card-parts.tsx";
 
 const LOGIN_FIELDS = ["email", "password", "otp"] as const;
 
@@ -93,17 +94,7 @@ export function LoginPage() {
         <form onSubmit={submit}>
           <Stack gap="md">
             {needsOtp ? (
-              <TextInput
-                label={t("login.otp_label")}
-                description={t("login.otp_description")}
-                name="otp"
-                autoComplete="one-time-code"
-                autoFocus
-                required
-                value={otp}
-                onChange={(event) => setOtp(event.currentTarget.value)}
-                error={errors.fields.otp}
-              />
+              <OtpField value={otp} onChange={setOtp} error={errors.fields.otp} />
             ) : (
               <>
                 <TextInput

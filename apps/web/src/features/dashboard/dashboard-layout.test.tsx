@@ -30,6 +30,8 @@ describe("dashboard layout", () => {
     expect(localStorage.getItem(CURRENT_APP_ID_KEY)).toBeNull();
     expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
       "GET /api/profiles/",
+      // The invitations prompt asks once the profile says the account is active.
+      "GET /api/invitations/",
       "POST /api/user/logout/",
     ]);
   });

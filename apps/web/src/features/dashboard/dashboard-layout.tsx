@@ -8,6 +8,7 @@ import { DashboardProvider } from "../../api/dashboard-context.tsx";
 import { BrandMark } from "../../ui/brand-mark.tsx";
 import { LanguageSelect } from "../../ui/language-select.tsx";
 import { useBreakpoint } from "../../ui/use-breakpoint.ts";
+import { InvitationsPrompt } from "./invitations-prompt.tsx";
 import { SideMenu } from "./side-menu.tsx";
 
 const NAVBAR_WIDTH = 264;
@@ -88,6 +89,7 @@ function DashboardShell() {
         </AppShell.Navbar>
       )}
       <AppShell.Main bg="gray.0">
+        <InvitationsPrompt />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -42,7 +42,10 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
     {
       id: "account",
       labelKey: "menu.account",
-      links: [{ to: "/dashboard/profile", labelKey: "menu.profile" }],
+      links: [
+        { to: "/dashboard/profile", labelKey: "menu.profile" },
+        { to: "/dashboard/invitations", labelKey: "menu.invitations" },
+      ],
     },
   ];
 }
@@ -51,7 +54,8 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
 export function findSectionOf(pathname: string): string | null {
   if (pathname.startsWith("/dashboard/organization/") || pathname.startsWith("/dashboard/feedback"))
     return "organization";
-  if (pathname.startsWith("/dashboard/profile")) return "account";
+  if (pathname.startsWith("/dashboard/profile") || pathname.startsWith("/dashboard/invitations"))
+    return "account";
   return null;
 }
 

@@ -42,6 +42,7 @@ const emailInput = () => screen.getByLabelText(/^Email/) as HTMLInputElement;
 const roleSelect = () => screen.getByLabelText("Role") as HTMLSelectElement;
 const addButton = () => screen.getByRole("button", { name: "Add user" });
 const posts = (calls: ApiCall[]) => calls.filter((call) => call.method === "POST");
+const INVITED = "The invitation has been sent. The person joins the organization once they accept it.";
 
 describe("add-user dialog", () => {
   beforeEach(() => {
@@ -134,9 +135,17 @@ describe("add-user dialog", () => {
     await screen.findByDisplayValue("Bob", undefined, { timeout: 3000 });
     await user.selectOptions(roleSelect(), "5");
     await user.click(addButton());
-    expect(await screen.findByText("User has been created successfully")).toBeTruthy();
+    expect(await screen.findByText(INVITED)).toBeTruthy();
     expect(posts(calls).map((call) => call.body)).toEqual([
-      { userid: "bob@example.com", organization: 7, role: 5, teams: [], projects: [], first_name: "Bob", last_name: "" },
+      {
+        userid: "bob@example.com",
+        organization: 7,
+        role: 5,
+        teams: [],
+        projects: [],
+        first_name: "Bob",
+        last_name: "",
+      },
     ]);
     expect(onCreated).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
@@ -164,7 +173,7 @@ describe("add-user dialog", () => {
     expect((screen.getByLabelText("First name") as HTMLInputElement).readOnly).toBe(false);
     await user.selectOptions(roleSelect(), "3");
     await user.click(addButton());
-    await screen.findByText("User has been created successfully");
+    await screen.findByText(INVITED);
     expect(posts(calls).map((call) => call.body)).toEqual([
       {
         userid: "new@example.com",
@@ -197,7 +206,7 @@ describe("add-user dialog", () => {
     const firstName = screen.getByLabelText("First name") as HTMLInputElement;
     expect([firstName.value, firstName.readOnly]).toEqual(["", false]);
     await user.click(addButton());
-    await screen.findByText("User has been created successfully");
+    await screen.findByText(INVITED);
     expect(posts(calls).map((call) => call.body)).toEqual([
       {
         userid: "carol@example.com",
@@ -241,6 +250,23 @@ describe("add-user dialog", () => {
       ),
     ).toBeTruthy();
     expect(addButton().hasAttribute("disabled")).toBe(true);
+  });
+
+  it("says plainly when the address was invited too often", async () => {
+    serve({
+      "POST /api/usersinorgs/": {
+        status: 429,
+        body: { detail: "Too many requests. Try again in 1 minute." },
+      },
+    });
+    const user = userEvent.setup();
+    const onCreated = renderDialog();
+    await screen.findByRole("dialog", { name: "Add user" });
+    await user.type(emailInput(), "x@example.com");
+    await user.click(addButton());
+    expect(await screen.findByText(/This address has been invited too often\. Wait a while/)).toBeTruthy();
+    expect(onCreated).not.toHaveBeenCalled();
+    expect(addButton().hasAttribute("disabled")).toBe(false);
   });
 
   it("shows other 400 bodies beside their fields", async () => {
@@ -300,6 +326,6 @@ describe("add-user dialog", () => {
     fireEvent.submit(dialog.querySelector("form") as HTMLFormElement);
     expect(posts(calls)).toHaveLength(1);
     await act(async () => release({ status: 201, body: { id: 5 } }));
-    expect(await screen.findByText("User has been created successfully")).toBeTruthy();
+    expect(await screen.findByText(INVITED)).toBeTruthy();
   });
 });

@@ -1,24 +1,9 @@
-import type { OidcSettings } from "@tarmac/contracts";
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
-
-const NONE: OidcSettings = {
-  configured: false,
-  enabled: false,
-  issuer: "",
-  client_id: "",
-  client_secret_set: false,
-  scopes: "openid email profile",
-  default_role: 3,
-  allowed_domains: [],
-  require_sso: false,
-  redirect_uri: "https://tarmac.test/api/sso/oidc/callback/",
-  login_url: "https://tarmac.test/login-custom-client?org=acme",
-  updated_at: null,
-};
+import { NO_OIDC as NONE } from "../../test/sso-fixtures.ts";
 
 const NO_SAML = {
   kind: "entra",

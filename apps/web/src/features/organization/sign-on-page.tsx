@@ -1,4 +1,5 @@
-// Organization → Sign-on: OpenID Connect with the company's identity provider, and "Require SSO".
+// Organization → Sign-on: OpenID Connect or SAML with the company's identity provider, "Require SSO",
+// the e-mail domains the organization proves, and the sessions its sign-in made.
 import { Button, Group, PasswordInput, SimpleGrid, Stack, Tabs, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
@@ -15,6 +16,7 @@ import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { SamlSettingsPanel } from "./saml-form.tsx";
 import { CopyLine, SignOnRules } from "./sign-on-rules.tsx";
+import { SsoDomainsSection } from "./sso-domains-section.tsx";
 import { SsoSessionsSection } from "./sso-sessions-section.tsx";
 
 const FIELDS = [
@@ -66,6 +68,7 @@ function SignOnSettings({ org }: { org: OrgData }) {
           </Tabs.Panel>
         ))}
       </Tabs>
+      <SsoDomainsSection orgId={org.org_id} />
       <SsoSessionsSection orgId={org.org_id} />
     </>
   );

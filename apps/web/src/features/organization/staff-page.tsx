@@ -25,6 +25,7 @@ import { ROLE_COLORS, roleKey } from "../../ui/role-labels.ts";
 import { useSettledSearch } from "../../ui/use-settled-search.ts";
 import { AddUserDialog } from "./add-user-dialog.tsx";
 import { EditMemberDialog } from "./edit-member-dialog.tsx";
+import { PendingInvitationsSection } from "./pending-invitations-section.tsx";
 
 export function StaffPage() {
   const { t } = useTranslation();
@@ -105,6 +106,7 @@ function StaffList({ profile, org }: { profile: Profile; org: OrgData }) {
         </Paper>
       ) : null}
       <PageControls pages={pages} page={page} onChange={setPage} />
+      {manage ? <PendingInvitationsSection orgId={org.org_id} /> : null}
       <AddUserDialog
         opened={adding}
         org={org}

@@ -5,11 +5,12 @@ import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import { ApiError } from "../../api/client.ts";
 import { readFormErrors } from "../../api/form-errors.ts";
+import { invitationKeys } from "../../api/invitations.ts";
 import { isUserLimitReached } from "../../api/plan-limits.ts";
 import { ROLE_ADMIN } from "../../api/roles.ts";
 import {
   type AssignableRole,
-  createMembership,
+  inviteMember,
   type OrgUser,
   searchOrgUsers,
   staffKeys,
@@ -106,7 +107,7 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
   const namesLocked = matched !== null && (matched.first_name !== "" || matched.last_name !== "");
 
   const create = useMutation({
-    mutationFn: createMembership,
+    mutationFn: inviteMember,
     onSuccess: () => {
       setEmail("");
       setSearch("");
@@ -117,9 +118,14 @@ export function useAddUser(org: OrgData, opened: boolean, onDone: () => void) {
       setMatched(null);
       alerts.show({ type: "success", message: t("USER HAS BEEN CREATED SUCCESSFULLY") });
       void queryClient.invalidateQueries({ queryKey: staffKeys.all(org.org_id) });
+      void queryClient.invalidateQueries({ queryKey: invitationKeys.organization(org.org_id) });
       onDone();
     },
     onError: (error) => {
+      if (error instanceof ApiError && error.status === 429) {
+        setGeneralError(t("staff.invite_throttled"));
+        return;
+      }
       if (error instanceof ApiError && error.status === 400 && hasUserLimitCode(error.body)) {
         setAddingAllowed(false);
         return;

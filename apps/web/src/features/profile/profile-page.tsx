@@ -6,6 +6,7 @@ import { DataExportSection } from "./data-export-section.tsx";
 import { DeleteAccountSection } from "./delete-account-section.tsx";
 import { NamesForm, PasswordForm } from "./profile-forms.tsx";
 import { SignOutEverywhereSection } from "./sign-out-everywhere-section.tsx";
+import { SsoLinksSection } from "./sso-links-section.tsx";
 import { TwoFactorSection } from "./two-factor-section.tsx";
 
 export function ProfilePage() {
@@ -23,6 +24,9 @@ export function ProfilePage() {
             </Section>
             <Section title={t("twofa.title")}>
               <TwoFactorSection enabled={profile.two_factor_enabled} />
+            </Section>
+            <Section title={t("sso_links.title")}>
+              <SsoLinksSection />
             </Section>
             <Section title={t("apikey.title")}>
               <ApiKeySection profile={profile} org={org} />
