@@ -48,7 +48,8 @@ describe("staff (users in organizations)", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error_code: "user_limit_reached",
-      detail: "The organization has reached its user limit. Ask the administrator of this Tarmac instance (admin@tarmac.test) to raise it.",
+      detail:
+        "The organization has reached its user limit. Ask the administrator of this Tarmac instance (admin@tarmac.test) to raise it.",
     });
   });
 

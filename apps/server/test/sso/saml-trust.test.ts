@@ -151,27 +151,37 @@ describe("SAML: what the signature covers must also be addressed to this sign-in
 });
 
 describe("SAML: throttled per client address", () => {
-  it("answers 429 with Retry-After once an address starts or posts more sign-ins than a person would", async () => {
+  it("sends the browser back with the reason and Retry-After once an address starts or posts more sign-ins than a person would", async () => {
+    const throttled = refused("throttled");
     const address = distinctAddress();
-    const statuses: number[] = [];
-    for (let index = 0; index < 32; index += 1) {
-      statuses.push(
-        (await t.app.inject({ url: `/api/sso/${organization.subdomain}/start/`, remoteAddress: address }))
-          .statusCode,
-      );
+    const starts: string[] = [];
+    for (let index = 0; index < 31; index += 1) {
+      const answer = await t.app.inject({
+        url: `/api/sso/${organization.subdomain}/start/`,
+        remoteAddress: address,
+      });
+      starts.push(String(answer.headers.location));
+      if (index === 30) expect(Number(answer.headers["retry-after"])).toBeGreaterThan(0);
     }
-    expect(statuses.slice(0, 30).every((status) => status === 302)).toBe(true);
-    const limited = await t.app.inject({
-      url: `/api/sso/${organization.subdomain}/start/`,
-      remoteAddress: address,
-    });
-    expect(limited.statusCode).toBe(429);
-    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(starts.slice(0, 30).some((location) => location === throttled)).toBe(false);
+    expect(starts[30]).toBe(throttled);
+    // A throttled start writes no sign-in state.
+    const states = await t.database.db
+      .select()
+      .from(ssoLoginStates)
+      .where(eq(ssoLoginStates.organizationId, organization.id));
     const postsFrom = distinctAddress();
-    const posts: number[] = [];
-    for (let index = 0; index < 31; index += 1)
-      posts.push((await post("PHIvPg==", "none", postsFrom)).statusCode);
-    expect(posts.slice(0, 30).every((status) => status === 302)).toBe(true);
-    expect(posts[30]).toBe(429);
+    const posts: string[] = [];
+    for (let index = 0; index < 31; index += 1) {
+      posts.push(String((await post("PHIvPg==", "none", postsFrom)).headers.location));
+    }
+    expect(posts.slice(0, 30).every((location) => location === refused("expired"))).toBe(true);
+    expect(posts[30]).toBe(throttled);
+    await t.app.inject({ url: `/api/sso/${organization.subdomain}/start/`, remoteAddress: address });
+    const after = await t.database.db
+      .select()
+      .from(ssoLoginStates)
+      .where(eq(ssoLoginStates.organizationId, organization.id));
+    expect(after.length).toBe(states.length);
   });
 });

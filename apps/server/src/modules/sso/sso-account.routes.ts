@@ -1,4 +1,5 @@
 import {
+  ssoLinkConfirmation,
   ssoLinkRequest,
   ssoLinkStartInput,
   ssoLinks,
@@ -88,10 +89,7 @@ export function registerSsoAccountRoutes(
         tags,
         summary: "Confirm a mailed link: the organization's sign-in opens your account from now on",
         params: codeParams,
-        response: {
-          200: z.object({ organization: z.string(), login_url: z.string() }),
-          ...errorResponses,
-        },
+        response: { 200: ssoLinkConfirmation, ...errorResponses },
       },
     },
     async (request) => links.confirmRequest(request.params.code),

@@ -13,7 +13,9 @@ export type SsoFailure =
   | "inactive"
   | "user_limit"
   /** Linking: the provider named someone other than the signed-in person. */
-  | "link_mismatch";
+  | "link_mismatch"
+  /** Too many sign-ins started or answered from this address in the last minute. */
+  | "throttled";
 
 export class SsoLoginError extends Error {
   constructor(readonly reason: SsoFailure) {

@@ -55,10 +55,15 @@ export async function registerSsoRoutes(
     if (outcome.kind === "session") setSessionCookie(reply, cookies, outcome.token, outcome.expiresAt);
     return reply.redirect(`${config.PUBLIC_URL}${outcome.nextPath}`, 302);
   };
-  /** A failed browser step: the sign-in page says why; a flood gets its 429. */
+  /**
+   * A failed browser step: the sign-in page says why. The browser navigated here (or the IdP's
+   * form posted here), so even a throttled step answers with the page, Retry-After attached.
+   */
   const failBrowserStep = (request: FastifyRequest, reply: FastifyReply, error: unknown, what: string) => {
     if (error instanceof SsoLoginError) return reply.redirect(failed(error.reason), 302);
-    if (error instanceof ThrottleError) throw error;
+    if (error instanceof ThrottleError) {
+      return reply.header("retry-after", String(error.retryAfterSeconds)).redirect(failed("throttled"), 302);
+    }
     request.log.warn({ err: error }, what);
     return reply.redirect(failed("provider"), 302);
   };

@@ -12,6 +12,7 @@ const SSO_FAILURES: Record<string, AlertType> = {
   inactive: "error",
   user_limit: "error",
   link_mismatch: "error",
+  throttled: "error",
   // Nothing went wrong: a link to link the account is on its way to the person's mailbox.
   link_sent: "info",
 };
