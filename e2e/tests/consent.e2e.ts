@@ -175,6 +175,8 @@ describe("consent", () => {
     await domains.getByRole("textbox", { name: en.sign_on.domain }).fill("consent-e2e.test");
     await domains.getByRole("button", { name: en.sign_on.add_domain }).click();
     const claim = domains.getByRole("listitem").filter({ hasText: "consent-e2e.test" });
+    // allTextContents does not wait: the claim's TXT name and value must be on the page first.
+    await claim.locator("code").nth(1).waitFor();
     const [name, value] = await claim.locator("code").allTextContents();
     dns.setTxt(name as string, [value as string]);
     await claim.getByRole("button", { name: en.sign_on.verify_now }).click();

@@ -46,7 +46,8 @@ async function setOwnerPassword() {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-e2e-first-hour-"));
-  const env = { DATA_DIR: dataDir, DATABASE_URL: "", ADMIN_EMAILS: OWNER };
+  // The free plan's limits, as a hosted instance gives them (without billing, organizations start unlimited).
+  const env = { DATA_DIR: dataDir, DATABASE_URL: "", ADMIN_EMAILS: OWNER, DEFAULT_PLAN: "free" };
   token = issueAdminToken(env, OWNER);
   harness = await startHarness(env);
   await setOwnerPassword();
@@ -225,8 +226,11 @@ describe("the first hour", () => {
     await dialog.getByText(en.COMPLETED).waitFor({ timeout: 30_000 });
     await dialog.getByLabel(en.upload.project_title).fill("Overflow");
     await dialog.getByRole("button", { name: en.upload.add, exact: true }).click();
+    // No billing here: the message names whom to ask.
     await dialog
-      .getByText("The plan's project limit is reached; upgrade the plan to add another project.")
+      .getByText(
+        `The plan's project limit is reached. Ask the administrator of this Tarmac instance (${OWNER}) to raise it.`,
+      )
       .waitFor();
     expect(await dialog.getByText(en.errors.application).count()).toBe(0);
     await dialog.getByRole("link", { name: en.upload.see_plan }).click();

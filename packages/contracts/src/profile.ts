@@ -24,6 +24,8 @@ export const profile = z.object({
   welcome_closed: z.boolean(),
   date_joined: z.string(),
   org_data: z.array(profileOrgData),
+  /** Whether this session may use the instance's administration (ADMIN_EMAILS, password sign-in). */
+  is_instance_admin: z.boolean(),
 });
 export type Profile = z.infer<typeof profile>;
 

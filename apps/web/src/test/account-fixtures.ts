@@ -32,6 +32,7 @@ export function makeProfile(overrides: Partial<Profile> = {}): Profile {
     welcome_closed: false,
     date_joined: "2026-01-02T03:04:05Z",
     org_data: [makeOrg()],
+    is_instance_admin: false,
     ...overrides,
   };
 }

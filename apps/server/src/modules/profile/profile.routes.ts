@@ -26,14 +26,15 @@ export function registerProfileRoutes(app: FastifyInstance, deps: { profiles: Pr
     },
     handler: async (request) => {
       const { close_welcome, org, subdomain, s, full } = request.query;
-      const item = await deps.profiles.getProfile(requireActor(request).userId, {
+      const actor = requireActor(request);
+      const item = await deps.profiles.getProfile(actor.userId, {
         closeWelcome: close_welcome === "1" || close_welcome === "true",
         orgId: org,
         subdomain,
         search: s,
         full: full === "1" || full === "true",
       });
-      return [item];
+      return [{ ...item, is_instance_admin: actor.isInstanceAdmin }];
     },
   });
 
@@ -46,11 +47,14 @@ export function registerProfileRoutes(app: FastifyInstance, deps: { profiles: Pr
       body: profileUpdateInput,
       response: { 200: profile },
     },
-    handler: async (request) =>
-      deps.profiles.updateName(requireActor(request).userId, request.params.user_id, {
+    handler: async (request) => {
+      const actor = requireActor(request);
+      const item = await deps.profiles.updateName(actor.userId, request.params.user_id, {
         firstName: request.body.first_name,
         lastName: request.body.last_name,
-      }),
+      });
+      return { ...item, is_instance_admin: actor.isInstanceAdmin };
+    },
   });
 
   r.delete("/api/profiles/:user_id/", {

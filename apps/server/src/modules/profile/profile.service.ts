@@ -43,7 +43,8 @@ export class ProfileService {
     return user;
   }
 
-  private async present(user: UserRow, filter: ProfileFilter): Promise<Profile> {
+  /** The profile but for what only the request knows (`is_instance_admin`: how the session was made). */
+  private async present(user: UserRow, filter: ProfileFilter): Promise<Omit<Profile, "is_instance_admin">> {
     const search = filter.search?.trim().toLowerCase();
     const orgs = (await this.deps.organizations.listOfMember(user.id)).filter(
       ({ organization }) =>
@@ -81,7 +82,7 @@ export class ProfileService {
     };
   }
 
-  async getProfile(userId: number, filter: ProfileFilter): Promise<Profile> {
+  async getProfile(userId: number, filter: ProfileFilter) {
     let user = await this.getUser(userId);
     if (filter.closeWelcome && !user.welcomeClosed) {
       user = (await this.deps.users.update(userId, { welcomeClosed: true })) ?? user;
