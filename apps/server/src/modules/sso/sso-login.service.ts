@@ -155,8 +155,10 @@ export class SsoLoginService {
     form: { SAMLResponse?: string; RelayState?: string },
     clientAddress: string,
   ): Promise<SsoOutcome> {
-    await this.throttle("answer", clientAddress);
+    // The screen first: it costs a regular expression pass, the throttle a database write, and a
+    // flood of hostile posts must not cost everyone else the database.
     if (screenSamlResponse(form.SAMLResponse ?? "") !== null) throw new SsoLoginError("provider");
+    await this.throttle("answer", clientAddress);
     const pending = form.RelayState ? await takeLoginState(this.deps.db, form.RelayState) : null;
     if (!pending || pending.organizationId !== organizationId || pending.kind === "oidc") {
       throw new SsoLoginError("expired");
