@@ -56,6 +56,7 @@ describe("profile", () => {
       two_factor_enabled: false,
       welcome_closed: false,
       date_joined: user.createdAt.toISOString(),
+      is_instance_admin: false,
       org_data: [
         {
           org_id: acme,
