@@ -1,20 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { StripePeer } from "../helpers/stripe-peer.ts";
 import type { TestApp } from "../helpers/test-app.ts";
-import { caller, createBillingApp, deliver, mailsTo, organizationWithCard, planOf } from "./billing-world.ts";
+import {
+  type Caller,
+  deliver,
+  mailsTo,
+  organizationWithCard,
+  planOf,
+  useBillingApp,
+} from "./billing-world.ts";
 
 describe("Stripe's webhooks", () => {
   let t: TestApp;
   let peer: StripePeer;
-  let call: ReturnType<typeof caller>;
-  beforeAll(async () => {
-    ({ t, peer } = await createBillingApp());
-    call = caller(t);
-  }, 60_000);
-  afterAll(async () => {
-    await t.close();
-    await peer.stop();
-  });
+  let call: Caller;
+  const world = useBillingApp();
+  beforeAll(() => ({ t, peer, call } = world));
 
   /** An organization subscribed to the team plan, and its subscription's id. */
   async function subscribed() {

@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { afterAll, beforeAll } from "vitest";
 import { authHeader } from "../helpers/factories.ts";
 import { createOrganization, type TestUser } from "../helpers/org-factories.ts";
 import { StripePeer } from "../helpers/stripe-peer.ts";
@@ -20,7 +21,22 @@ export async function createBillingApp() {
   return { t, peer };
 }
 
+/** The billing app of a test file: opened before its tests, closed after them. */
+export function useBillingApp() {
+  const world = {} as { t: TestApp; peer: StripePeer; call: Caller };
+  beforeAll(async () => {
+    const { t, peer } = await createBillingApp();
+    Object.assign(world, { t, peer, call: caller(t) });
+  }, 60_000);
+  afterAll(async () => {
+    await world.t?.close();
+    await world.peer?.stop();
+  });
+  return world;
+}
+
 export type Method = "GET" | "POST";
+export type Caller = ReturnType<typeof caller>;
 
 export function caller(t: TestApp) {
   return (user: { token: string }, method: Method, url: string, payload?: object) =>

@@ -1,22 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUserWithToken } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import type { StripePeer } from "../helpers/stripe-peer.ts";
-import type { TestApp } from "../helpers/test-app.ts";
-import { caller, createBillingApp, deliver, organizationWithCard, planOf } from "./billing-world.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import {
+  type Caller,
+  caller,
+  deliver,
+  organizationWithCard,
+  planOf,
+  useBillingApp,
+} from "./billing-world.ts";
 
 describe("hosted billing: cards, subscriptions, prices", () => {
   let t: TestApp;
   let peer: StripePeer;
-  let call: ReturnType<typeof caller>;
-  beforeAll(async () => {
-    ({ t, peer } = await createBillingApp());
-    call = caller(t);
-  }, 60_000);
-  afterAll(async () => {
-    await t.close();
-    await peer.stop();
-  });
+  let call: Caller;
+  const world = useBillingApp();
+  beforeAll(() => ({ t, peer, call } = world));
 
   it("saves a confirmed card as the default and keeps only its summary", async () => {
     const { organization, owner, saved, pm } = await organizationWithCard(t, peer);
@@ -213,7 +214,6 @@ describe("hosted billing: cards, subscriptions, prices", () => {
 
 describe("billing without Stripe", () => {
   it("says billing is off and refuses hosted calls", async () => {
-    const { createTestApp } = await import("../helpers/test-app.ts");
     const t = await createTestApp();
     try {
       const owner = await createUserWithToken(t);

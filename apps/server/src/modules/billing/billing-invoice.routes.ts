@@ -22,22 +22,31 @@ export function registerInvoiceRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { invoices, publicUrl } = deps;
 
-  routes.get(
-    "/api/invoice-history/",
-    {
-      schema: {
-        tags,
-        summary: "The organization's invoices, newest first",
-        querystring: invoiceQuery,
-        response: { 200: invoicePage, ...errorResponses },
+  const lists = [
+    ["/api/invoice-history/", "The organization's invoices, newest first", invoicePage, invoices.list],
+    [
+      "/api/invoice-history-w-pdf/",
+      "The organization's invoices, newest first, each with its PDF link",
+      invoiceWithPdfPage,
+      invoices.listWithPdf,
+    ],
+  ] as const;
+  for (const [url, summary, page, load] of lists) {
+    routes.get(
+      url,
+      { schema: { tags, summary, querystring: invoiceQuery, response: { 200: page, ...errorResponses } } },
+      async (request) => {
+        const params = pageParams(request.query, 10);
+        const { count, results } = await load.call(
+          invoices,
+          requireActiveActor(request),
+          request.query,
+          params,
+        );
+        return toPage(request, publicUrl, params, count, results);
       },
-    },
-    async (request) => {
-      const params = pageParams(request.query, 10);
-      const { count, results } = await invoices.list(requireActiveActor(request), request.query, params);
-      return toPage(request, publicUrl, params, count, results);
-    },
-  );
+    );
+  }
 
   routes.get(
     "/api/invoice-history/:id/",
@@ -50,26 +59,5 @@ export function registerInvoiceRoutes(
       },
     },
     async (request) => invoices.get(requireActiveActor(request), request.params.id),
-  );
-
-  routes.get(
-    "/api/invoice-history-w-pdf/",
-    {
-      schema: {
-        tags,
-        summary: "The organization's invoices, newest first, each with its PDF link",
-        querystring: invoiceQuery,
-        response: { 200: invoiceWithPdfPage, ...errorResponses },
-      },
-    },
-    async (request) => {
-      const params = pageParams(request.query, 10);
-      const { count, results } = await invoices.listWithPdf(
-        requireActiveActor(request),
-        request.query,
-        params,
-      );
-      return toPage(request, publicUrl, params, count, results);
-    },
   );
 }

@@ -102,37 +102,22 @@ export function registerBillingRoutes(
     },
   );
 
-  routes.post(
-    "/api/billing/subscription/cancel/",
-    {
-      schema: {
-        tags,
-        summary: "Cancel the subscription at the end of the period paid for",
-        body: subscriptionOrgInput,
-        response: { 200: billingOverview, ...errors },
+  const periodEnd = [
+    ["cancel", "Cancel the subscription at the end of the period paid for"],
+    ["resume", "Keep a subscription cancelled at the period's end"],
+  ] as const;
+  for (const [action, summary] of periodEnd) {
+    routes.post(
+      `/api/billing/subscription/${action}/`,
+      {
+        schema: { tags, summary, body: subscriptionOrgInput, response: { 200: billingOverview, ...errors } },
       },
-    },
-    async (request) => {
-      const { userId } = requireActiveActor(request);
-      return enabled(hosted).subscriptions.cancel(userId, request.body.org, userId);
-    },
-  );
-
-  routes.post(
-    "/api/billing/subscription/resume/",
-    {
-      schema: {
-        tags,
-        summary: "Keep a subscription cancelled at the period's end",
-        body: subscriptionOrgInput,
-        response: { 200: billingOverview, ...errors },
+      async (request) => {
+        const { userId } = requireActiveActor(request);
+        return enabled(hosted).subscriptions[action](userId, request.body.org, userId);
       },
-    },
-    async (request) => {
-      const { userId } = requireActiveActor(request);
-      return enabled(hosted).subscriptions.resume(userId, request.body.org, userId);
-    },
-  );
+    );
+  }
 
   routes.get(
     "/api/month_price/:id/",
