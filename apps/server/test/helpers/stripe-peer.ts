@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { missing, noSuch, parseForm, StripeFailure } from "./stripe-peer-errors.ts";
 
 /**
- * A loopback fake of exactly the Stripe endpoints Tarmac calls, answering as Stripe documents
- * them for the SDK's pinned API version: form-encoded bodies (`items[0][price]=…`), the secret
- * key as a Bearer token, Stripe's error objects for missing parameters and unknown ids, and
- * idempotency keys (the same key with other parameters is refused, with the same ones the first
- * answer is replayed). Tests drive what a browser or the card's bank would do through its methods.
+ * A loopback fake of exactly the Stripe endpoints Tarmac calls, as Stripe documents them for the
+ * SDK's pinned API version: form bodies (`items[0][price]=…`), the secret key as a Bearer token,
+ * Stripe's errors for missing parameters and unknown ids, and idempotency keys (other parameters
+ * refused, the same ones replayed). Tests act for the browser and the card's bank through its methods.
  */
 type Json = Record<string, unknown>;
 type Params = Record<string, unknown>;
@@ -25,47 +25,6 @@ interface Price {
   lookup_key: string;
   unit_amount: number;
   interval: "month" | "year";
-}
-
-class StripeFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Json,
-  ) {
-    super(String(body.message));
-  }
-}
-
-const missing = (param: string) =>
-  new StripeFailure(400, {
-    type: "invalid_request_error",
-    message: `Missing required param: ${param}.`,
-    param,
-  });
-const noSuch = (kind: string, id: string) =>
-  new StripeFailure(404, {
-    type: "invalid_request_error",
-    code: "resource_missing",
-    message: `No such ${kind}: '${id}'`,
-  });
-
-/** `a[b][0]=c` form bodies and query strings into nested objects and arrays, as Stripe reads them. */
-export function parseForm(text: string): Params {
-  const root: Params = {};
-  for (const [key, value] of new URLSearchParams(text)) {
-    const path = key.replace(/\]/g, "").split("[");
-    let node: Record<string, unknown> = root;
-    path.forEach((part, index) => {
-      if (index === path.length - 1) {
-        node[part] = value;
-        return;
-      }
-      const nextIsIndex = /^\d+$/.test(path[index + 1] ?? "");
-      node[part] ??= nextIsIndex ? [] : {};
-      node = node[part] as Record<string, unknown>;
-    });
-  }
-  return root;
 }
 
 const now = () => Math.floor(Date.now() / 1000);

@@ -67,19 +67,22 @@ export class PlanPrices {
       lookupKeyOf(code, "year"),
     ]);
     const found = new Map<string, PlanPrice>();
-    if (keys.length === 0) return found;
-    const list = await callStripe(() =>
-      this.stripe.prices.list({ lookup_keys: keys, active: true, limit: 100 }),
-    );
-    for (const price of list.data) {
-      const named = parseLookupKey(price.lookup_key);
-      if (!named || price.unit_amount === null) continue;
-      found.set(lookupKeyOf(named.planCode, named.interval), {
-        id: price.id,
-        ...named,
-        unitAmount: price.unit_amount,
-        currency: price.currency,
-      });
+    // Stripe takes at most 10 lookup keys a request.
+    for (let start = 0; start < keys.length; start += 10) {
+      const lookupKeys = keys.slice(start, start + 10);
+      const list = await callStripe(() =>
+        this.stripe.prices.list({ lookup_keys: lookupKeys, active: true, limit: 100 }),
+      );
+      for (const price of list.data) {
+        const named = parseLookupKey(price.lookup_key);
+        if (!named || price.unit_amount === null) continue;
+        found.set(lookupKeyOf(named.planCode, named.interval), {
+          id: price.id,
+          ...named,
+          unitAmount: price.unit_amount,
+          currency: price.currency,
+        });
+      }
     }
     return found;
   }
