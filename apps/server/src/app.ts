@@ -2,6 +2,7 @@ import { createAdminModule } from "./modules/admin/admin.module.ts";
 import { createApplicationModule } from "./modules/application/application.module.ts";
 import type { ApplicationPorts } from "./modules/application/application-ports.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
+import { createBillingModule } from "./modules/billing/billing.module.ts";
 import { createDistributionModule } from "./modules/distribution/distribution.module.ts";
 import { createFeedbackModule } from "./modules/feedback/feedback.module.ts";
 import { createFilesModule } from "./modules/files/files.module.ts";
@@ -37,6 +38,7 @@ export function createModules(platform: Platform) {
   const users = createUsersModule(platform, { memberships: membershipsReadWithToken });
   const plan = createPlanModule(platform);
   const organization = createOrganizationModule(platform, { ...users.services, ...plan.services });
+  const billing = createBillingModule(platform, { ...organization.services, ...plan.services });
   const twoFactor = createTwoFactorModule(platform, users.services);
   const auth = createAuthModule(platform, {
     ...users.services,
@@ -92,9 +94,10 @@ export function createModules(platform: Platform) {
   const integrations = createIntegrationsModule(platform, outbound);
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
-    ...{ users, plan, organization, twoFactor, auth, team, sso, mailServer, application, staff, storage },
-    ...{ upload, tester, distribution, sendBuilds, integrations, feedback },
+    ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
+    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback },
   };
+
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });
   const profile = createProfileModule(platform, { ...common, ...gdpr.services });

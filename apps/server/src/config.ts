@@ -157,6 +157,8 @@ const envSchema = z.object({
     .string()
     .regex(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)")
     .optional(),
+  /** Where the Stripe SDK sends its requests instead of api.stripe.com (a loopback fake in tests). */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** How long a webhook or chat endpoint has to answer one delivery attempt. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
 });

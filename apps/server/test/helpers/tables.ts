@@ -3,6 +3,7 @@ export * from "../../src/http/throttle/throttle.tables.ts";
 export * from "../../src/modules/application/application.tables.ts";
 export * from "../../src/modules/application/permission-group.tables.ts";
 export * from "../../src/modules/auth/auth.tables.ts";
+export * from "../../src/modules/billing/billing.tables.ts";
 export * from "../../src/modules/distribution/distribution.tables.ts";
 export * from "../../src/modules/feedback/feedback.tables.ts";
 export * from "../../src/modules/gdpr/gdpr.tables.ts";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import * as billingPolicy from "../../src/modules/billing/billing.policy.ts";
 import * as integrationsPolicy from "../../src/modules/integrations/integrations.policy.ts";
 import * as mailServerPolicy from "../../src/modules/mail-server/mail-server.policy.ts";
 import * as organizationPolicy from "../../src/modules/organization/organization.policy.ts";
@@ -19,6 +20,7 @@ const policies: [string[], Check][] = [
   [mailServerPolicy.mailServerActions, mailServerPolicy.can as Check],
   [integrationsPolicy.integrationActions, integrationsPolicy.can as Check],
   [ssoPolicy.ssoActions, ssoPolicy.can as Check],
+  [billingPolicy.billingActions, billingPolicy.can as Check],
 ];
 
 /** The rows of the "Implemented" table of docs/permissions.md: action -> five cells. */
