@@ -17,7 +17,7 @@ describe("organizations CRUD", () => {
   const post = (token: string, payload: object) =>
     t.app.inject({ method: "POST", url: "/api/organizations/", headers: authHeader(token), payload });
 
-  it("creates an organization with the caller as owner on the plan for instances without billing", async () => {
+  it("creates an organization with the caller as owner on the DEFAULT_PLAN", async () => {
     const response = await post(alice.token, { title: "  Acme  ", subdomain: "Acme-Apps" });
     expect(response.statusCode).toBe(201);
     const body = response.json();
@@ -26,10 +26,9 @@ describe("organizations CRUD", () => {
       subdomain: "acme-apps",
       logo: null,
       role: 1,
-      // No payment provider here: nobody could pay to lift a limit, so the plan has none.
-      user_limit: 0,
+      user_limit: 5,
       users_count: 1,
-      plan: { code: "unlimited", title: "Unlimited" },
+      plan: { code: "free", title: "Free" },
     });
     expect(body.sdk_key).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const list = await t.app.inject({ url: "/api/organizations/", headers: authHeader(alice.token) });
