@@ -32,6 +32,23 @@ export const uploadErrorMessages: Record<UploadErrorCode, string> = {
   10: "NEED TO CHECK THE CUSTOM STORAGE CONFIGURATION",
 };
 
+/**
+ * What the API says in `detail` for each upload error code: a sentence people read in CI logs.
+ * The spec's texts above stay the codes' keys, which the web app translates.
+ */
+export const uploadErrorDetails: Record<UploadErrorCode, string> = {
+  1: "This file is not a build Tarmac can read.",
+  2: "This version already exists.",
+  3: "A newer version of this app is already uploaded; this build is older.",
+  4: "This build belongs to another application.",
+  5: "This build is for a different platform than the application.",
+  6: "The organization's storage space is full. Free some space or raise the plan's limit.",
+  7: "The organization has reached its plan's limit of builds. Delete old builds or raise the plan's limit.",
+  8: "Converting Android App Bundles to APKs is not set up on this instance.",
+  9: "The Android App Bundle could not be converted to an APK.",
+  10: "The organization's custom storage could not be written to. Check its settings.",
+};
+
 /** Spec §9: the server's file-name limit and the start of its message (DRF wording). */
 export const maxUploadFileNameLength = 100;
 export const fileNameTooLongMessage = "Ensure this filename has at most 100 characters";

@@ -10,6 +10,7 @@ export {
   maxUploadFileNameLength,
   type UploadErrorCode,
   uploadErrorCodes,
+  uploadErrorDetails,
   uploadErrorMessages,
 } from "./application-constants.ts";
 

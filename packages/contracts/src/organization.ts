@@ -76,8 +76,12 @@ export const organizationDetailQuery = z.object({ newsdkkey: flag, sendemaillimi
 
 export const organizationIdParams = z.object({ id: z.coerce.number().int().positive() });
 
+/**
+ * Spec §3: `{password}` alone; the organization is `organization` when given, else the request's
+ * `?org=` / `?subdomain=`, else the caller's only organization (several: 400 asking for `org`).
+ */
 export const deleteOrganizationInput = z.object({
-  organization: z.number().int().positive(),
+  organization: z.number().int().positive().optional(),
   password: z.string().min(1, "This field may not be blank.").max(1000),
 });
 export type DeleteOrganizationInput = z.infer<typeof deleteOrganizationInput>;

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { privateAddressHint, privateAddressMessage } from "../platform/net/network-errors.ts";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -75,7 +76,10 @@ export function handleError(
     // A throttled client learns when to come back, whichever route refused it.
     const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retryAfter !== undefined) reply.header("retry-after", String(retryAfter));
-    return reply.status(error.status).send(error.body());
+    const body = error.body();
+    return reply
+      .status(error.status)
+      .send(request.actor?.isInstanceAdmin ? withAdministratorHints(body) : body);
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return reply.status(400).send(fieldErrorsFromValidation(error.validation));
@@ -92,6 +96,23 @@ export function handleError(
   }
   request.log.error({ err: error }, "unhandled error");
   return reply.status(500).send({ detail: "Internal server error.", request_id: request.id });
+}
+
+/**
+ * Instance administrators also learn how to allow what was refused: a private address refused in
+ * an organization's settings names the setting that allows it on-premises.
+ */
+function withAdministratorHints(body: Record<string, unknown>): Record<string, unknown> {
+  const hinted = (message: unknown) =>
+    typeof message === "string" && message.includes(privateAddressMessage)
+      ? `${message} ${privateAddressHint}`
+      : message;
+  return Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [
+      key,
+      Array.isArray(value) ? value.map(hinted) : hinted(value),
+    ]),
+  );
 }
 
 /** PostgreSQL's "invalid byte sequence" (22021): text with a NUL, as the driver or Drizzle reports it. */

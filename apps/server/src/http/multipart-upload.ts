@@ -58,9 +58,15 @@ export function multipartUploadSource(
           fields[name] = checkedField(name, String(part.value));
           continue;
         }
-        if (seenFile || !options.fileFields.includes(name)) {
+        if (seenFile) {
           part.file.resume();
-          throw AppError.validation({ [name]: ["Unexpected file."] });
+          throw AppError.validation({ [name]: ["Send one file only."] });
+        }
+        if (!options.fileFields.includes(name)) {
+          part.file.resume();
+          throw AppError.validation({
+            [name]: [`Send the build in the field ${fieldNames(options.fileFields)}.`],
+          });
         }
         seenFile = true;
         const incoming: IncomingFile = {
@@ -81,6 +87,11 @@ export function multipartUploadSource(
       return { fields, file };
     },
   };
+}
+
+/** "app", or "file" or "app": the names a client may send the build under. */
+export function fieldNames(names: string[]): string {
+  return names.map((name) => `"${name}"`).join(" or ");
 }
 
 /**

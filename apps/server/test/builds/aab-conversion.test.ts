@@ -57,7 +57,7 @@ describe("AAB to universal APK", () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({
         error_code: 8,
-        detail: "YOU HAVE NOT CONFIGURED YOUR ANDROID APP BUNDLE CONFIGURATION",
+        detail: "Converting Android App Bundles to APKs is not set up on this instance.",
       });
     } finally {
       await t.close();
@@ -123,7 +123,7 @@ describe("AAB to universal APK", () => {
       expect(result).toMatchObject({
         state: "FAILURE",
         error_code: 9,
-        detail: "FAILED TO CONVERT FILE AAB TO APK",
+        detail: "The Android App Bundle could not be converted to an APK.",
         result: null,
       });
       const [row] = await t.database.db

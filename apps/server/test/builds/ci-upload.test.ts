@@ -81,7 +81,7 @@ describe("PUT /api/app_upload/{app_key}/{api_key}/", () => {
       status: "fail",
       code: 2,
       error_code: 2,
-      detail: "THIS VERSION ALREADY EXISTS",
+      detail: "This version already exists.",
     });
     const other = await ciUpload(app.app_key, apiKey, { ...fixture("android/modern.apk"), field: "app" });
     expect(other.json().error_code).toBe(4);

@@ -198,7 +198,7 @@ describe("POST /api/applications/?app= (new version)", () => {
     const app = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
     const response = await uploadVersion(t, owner.token, app, fixture("android/localized.apk"));
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error_code: 2, detail: "THIS VERSION ALREADY EXISTS" });
+    expect(response.json()).toEqual({ error_code: 2, detail: "This version already exists." });
   });
 
   it("error 3: older than the newest version (numeric order)", async () => {
@@ -208,16 +208,24 @@ describe("POST /api/applications/?app= (new version)", () => {
     expect(older.statusCode).toBe(400);
     expect(older.json()).toEqual({
       error_code: 3,
-      detail: "ALREADY UPLOADED A NEW VERSION THIS VERSION IS OLDER",
+      detail: "A newer version of this app is already uploaded; this build is older.",
     });
     expect((await uploadVersion(t, owner.token, app, dmg("1.10.1"))).statusCode).toBe(201);
+  });
+
+  it("error 4, not 3: an older build of another app is that app's, whatever its version", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const app = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
+    // adaptive.apk is dev.tarmac.adaptive 0.5: older than localized.apk's 1.4.2, and another app.
+    const refused = await uploadVersion(t, owner.token, app, fixture("android/adaptive.apk"));
+    expect(refused.json()).toEqual({ error_code: 4, detail: "This build belongs to another application." });
   });
 
   it("error 4: another bundle id, unless the user accepts the change (then the app follows)", async () => {
     const { organization, owner } = await createOrganization(t);
     const app = await uploadNewApp(t, owner.token, organization.id, fixture("android/localized.apk"));
     const refused = await uploadVersion(t, owner.token, app, fixture("android/modern.apk"));
-    expect(refused.json()).toEqual({ error_code: 4, detail: "THIS IS ANOTHER APPLICATION" });
+    expect(refused.json()).toEqual({ error_code: 4, detail: "This build belongs to another application." });
     const accepted = await uploadVersion(t, owner.token, app, fixture("android/modern.apk"), {
       unique_app_id_changed: true,
     });
@@ -245,7 +253,10 @@ describe("POST /api/applications/?app= (new version)", () => {
       { organization: organization.id, preload_path: loaded.json().preload_path },
       app.id,
     );
-    expect(response.json()).toEqual({ error_code: 5, detail: "THIS IS A DIFFERENT TYPE OF APPLICATION" });
+    expect(response.json()).toEqual({
+      error_code: 5,
+      detail: "This build is for a different platform than the application.",
+    });
   });
 
   it("error 6 and 7 under the lock at confirm time", async () => {
@@ -263,12 +274,13 @@ describe("POST /api/applications/?app= (new version)", () => {
     await setUsage(t, organization.id, { spaceUsedBytes: 1024 * 1024 - 10 });
     expect((await confirm(t, owner.token, body, app.id)).json()).toEqual({
       error_code: 6,
-      detail: "STORAGE SPACE IS FULL PLEASE UPDATE YOUR TARIFF",
+      detail: "The organization's storage space is full. Free some space or raise the plan's limit.",
     });
     await setLimits(t, organization.id, { buildLimit: 1 });
     expect((await confirm(t, owner.token, body, app.id)).json()).toEqual({
       error_code: 7,
-      detail: "YOU HAVE REACHED THE LIMIT FOR THE NUMBER OF UPLOADED BUILDS PLEASE UPDATE YOUR TARIFF",
+      detail:
+        "The organization has reached its plan's limit of builds. Delete old builds or raise the plan's limit.",
     });
     await setLimits(t, organization.id, { buildLimit: 2 });
     expect((await confirm(t, owner.token, body, app.id)).statusCode).toBe(201);

@@ -185,7 +185,10 @@ describe("POST /api/applicationadd/?preload=1", () => {
       fixture("apple/ipa/adhoc.ipa"),
     );
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error_code: 5, detail: "THIS IS A DIFFERENT TYPE OF APPLICATION" });
+    expect(response.json()).toEqual({
+      error_code: 5,
+      detail: "This build is for a different platform than the application.",
+    });
     expect(storedFiles(organization.id)).toEqual([]);
   });
 
@@ -234,7 +237,7 @@ describe("POST /api/applicationadd/?preload=1", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error_code: 6,
-      detail: "STORAGE SPACE IS FULL PLEASE UPDATE YOUR TARIFF",
+      detail: "The organization's storage space is full. Free some space or raise the plan's limit.",
     });
     expect(storedFiles(organization.id)).toEqual([]);
     expect(readdirSync(path.join(t.config.STORAGE_LOCAL_DIR, ".tmp"))).toEqual([]);

@@ -178,6 +178,29 @@ describe("logo, deletion and owner transfer", () => {
     expect(stored).toBe(0);
   });
 
+  it("takes {password} alone, as the spec sends it: the owner's only organization, else the one ?org= names", async () => {
+    const url = "/api/organization/delete/";
+    const { organization, owner } = await createOrganization(t);
+    await setPassword(t, owner.user.id, "correct horse battery staple");
+    const second = await createOrganization(t, { owner });
+    const remove = (query: string) =>
+      t.app.inject({
+        method: "POST",
+        url: `${url}${query}`,
+        headers: authHeader(owner.token),
+        payload: { password: "correct horse battery staple" },
+      });
+    // Two organizations and none named: nothing is guessed.
+    expect((await remove("")).json()).toEqual({ org: ["This field is required."] });
+    expect((await remove(`?org=${second.organization.id}`)).statusCode).toBe(202);
+    // Now the owner has one left, which {password} alone names.
+    expect((await remove("")).statusCode).toBe(202);
+    for (const id of [organization.id, second.organization.id]) {
+      const read = await t.app.inject({ url: `/api/organizations/${id}/`, headers: authHeader(owner.token) });
+      expect(read.statusCode).toBe(404);
+    }
+  });
+
   it("transfers ownership to an active member; the old owner becomes an admin", async () => {
     const { organization, owner } = await createOrganization(t);
     const admin = await addMember(t, organization.id, 2);

@@ -43,7 +43,7 @@ describe("archives are read by what they hold", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error_code: 1,
-      detail: "INCORRECT FILE: duplicate zip entry name: AndroidManifest.xml",
+      detail: "This file is not a build Tarmac can read: duplicate zip entry name: AndroidManifest.xml",
     });
     expect(storedFiles(organization.id)).toEqual([]);
   });
@@ -59,7 +59,9 @@ describe("archives are read by what they hold", () => {
     );
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error_code: 1 });
-    expect(response.json().detail).toMatch(/^INCORRECT FILE: the zip holds neither a macOS app/);
+    expect(response.json().detail).toMatch(
+      /^This file is not a build Tarmac can read: the zip holds neither a macOS app/,
+    );
   });
 
   it("reads a zipped .app as macOS although the upload said nothing (or Windows)", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { authHeader, distinctAddress } from "../helpers/factories.ts";
+import { authHeader, createUserWithToken, distinctAddress } from "../helpers/factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
 import {
   authnRequestId,
@@ -215,6 +215,18 @@ describe("identity providers on private addresses", () => {
       payload: body.payload,
     });
     expect(metadata.statusCode).toBe(400);
-    expect(metadata.json().metadata_url[0]).toMatch(/^Could not read the metadata: .*not a public address/);
+    expect(metadata.json()).toEqual({
+      metadata_url: ["Could not read the metadata: This address is not a public one."],
+    });
+    // An instance administrator also learns the setting that allows it on-premises.
+    const admin = await createUserWithToken(t, { email: "admin@tarmac.test" });
+    const { organization: own } = await createOrganization(t, { owner: admin });
+    const asAdmin = await t.app.inject({
+      method: "PATCH",
+      url: `/api/orgs-oidc/${own.id}/`,
+      headers: authHeader(admin.token),
+      payload: { issuer: "https://[::127.0.0.1]/", client_id: "x", client_secret: "y" },
+    });
+    expect(asAdmin.json().issuer[0]).toMatch(/not a public one\. .*ALLOW_PRIVATE_NETWORK_TARGETS=true/);
   });
 });

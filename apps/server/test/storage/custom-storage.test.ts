@@ -1,5 +1,8 @@
 import { generateKeyPairSync } from "node:crypto";
+import { once } from "node:events";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { desc, eq } from "drizzle-orm";
@@ -123,7 +126,32 @@ describe("an organization's own S3-compatible bucket", () => {
       s3Settings("org-bucket", { endpoint: "http://127.0.0.1:9" }),
     );
     expect(unreachable.statusCode).toBe(400);
-    expect(Object.keys(unreachable.json())).toEqual(["endpoint"]);
+    expect(unreachable.json()).toEqual({
+      endpoint: [
+        "The storage service could not be reached. The connection was refused: nothing listens at this address and port.",
+      ],
+    });
+    // A web server that is not S3 (a site, a wrong port): said so, not "XML parse error".
+    const website = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end("<!doctype html><html><body><h1>Welcome</h1></body></html>");
+    });
+    website.listen(0, "127.0.0.1");
+    await once(website, "listening");
+    try {
+      const notS3 = await putCustom(
+        owner.token,
+        organization.id,
+        s3Settings("org-bucket", { endpoint: `http://127.0.0.1:${(website.address() as AddressInfo).port}` }),
+      );
+      expect(notS3.json()).toEqual({
+        endpoint: [
+          "This address did not answer as S3-compatible storage (it sent a web page, not S3's XML). Check the endpoint: it is the storage service's API address, without the bucket.",
+        ],
+      });
+    } finally {
+      website.close();
+    }
     const badUrl = await putCustom(
       owner.token,
       organization.id,
@@ -277,7 +305,7 @@ describe("an organization's own S3-compatible bucket", () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.json()).toEqual({
         error_code: 10,
-        detail: "NEED TO CHECK THE CUSTOM STORAGE CONFIGURATION",
+        detail: "The organization's custom storage could not be written to. Check its settings.",
       });
     }
     const usage = await t.app.inject({

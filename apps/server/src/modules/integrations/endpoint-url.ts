@@ -1,4 +1,5 @@
 import { AppError } from "../../http/errors.ts";
+import { privateAddressMessage } from "../../platform/net/network-errors.ts";
 import { OutboundTargetError, resolvePublicAddress } from "../../platform/net/outbound-target.ts";
 
 /**
@@ -24,8 +25,7 @@ export async function assertEndpointUrl(
   try {
     await resolvePublicAddress(parsed.hostname, allowPrivateTargets);
   } catch (error) {
-    if (error instanceof OutboundTargetError)
-      throw refuse("This address is not reachable from Tarmac: it is not a public address.");
+    if (error instanceof OutboundTargetError) throw refuse(privateAddressMessage);
     throw refuse("This host name does not resolve.");
   }
 }

@@ -2,7 +2,7 @@ import type { MailServer, MailServerInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { OutboundTargetError } from "../../platform/net/outbound-target.ts";
+import { describeNetworkFailure, privateAddressMessage } from "../../platform/net/network-errors.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { UserService } from "../users/user.service.ts";
 import { can, type MailServerAction } from "./mail-server.policy.ts";
@@ -26,12 +26,12 @@ function serverSaid(error: unknown): string {
 
 /** Which field a failed connection points at. */
 function connectionFailure(error: unknown): AppError {
-  if (error instanceof OutboundTargetError)
-    return AppError.validation({ host: ["This address is not a public one."] });
   const code = (error as { code?: string }).code;
   if (code === "EAUTH")
     return AppError.validation({ password: [`The server refused the login: ${serverSaid(error)}`] });
-  return AppError.validation({ host: [`Could not connect: ${serverSaid(error)}`] });
+  const network = describeNetworkFailure(error);
+  if (network === privateAddressMessage) return AppError.validation({ host: [network] });
+  return AppError.validation({ host: [`Could not connect: ${network ?? serverSaid(error)}`] });
 }
 
 /**
@@ -102,8 +102,7 @@ export class MailServerService {
         text: `This message went through ${row.host}:${row.port}. Mail about your organization now leaves this way${row.enabled ? "" : " once the mail server is enabled"}.`,
       });
     } catch (error) {
-      if (error instanceof OutboundTargetError) throw AppError.badRequest(error.message);
-      throw AppError.badRequest(serverSaid(error));
+      throw AppError.badRequest(describeNetworkFailure(error) ?? serverSaid(error));
     } finally {
       mailer?.close();
     }

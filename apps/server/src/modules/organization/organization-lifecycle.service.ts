@@ -1,3 +1,4 @@
+import type { OrganizationSelector } from "@tarmac/contracts";
 /**
  * Owns the owner-only changes of an organization's life: handing ownership to another member,
  * deletion (confirmed by password, carried out by the organization.delete job), and what
@@ -28,11 +29,11 @@ export class OrganizationLifecycleService {
 
   async requestDeletion(
     actorUserId: number,
-    input: { organization: number; password: string },
+    input: { selector: OrganizationSelector; password: string },
     now = new Date(),
   ): Promise<{ detail: string }> {
     const { db, membership, users } = this.deps;
-    const member = await membership.getMembership(actorUserId, input.organization);
+    const member = await membership.resolveMembership(actorUserId, input.selector);
     assertAllowed(member, "organization:delete");
     const ok = await checkOwnCredential(db, actorUserId, () =>
       users.verifyPassword(actorUserId, input.password),
@@ -41,8 +42,8 @@ export class OrganizationLifecycleService {
       throw AppError.validation({ password: ["Wrong password."] });
     }
     await db.transaction(async (tx) => {
-      await membership.lockOrganization(input.organization, tx);
-      await this.deleteLater([input.organization], tx, now);
+      await membership.lockOrganization(member.organizationId, tx);
+      await this.deleteLater([member.organizationId], tx, now);
     });
     return { detail: "The organization is being deleted." };
   }

@@ -6,6 +6,7 @@ import {
   organizationDetailQuery,
   organizationIdParams,
   organizationPage,
+  organizationSelector,
   organizationUsage,
   ownerTransferInput,
   pageQuery,
@@ -162,15 +163,19 @@ export function registerOrganizationRoutes(
     {
       schema: {
         tags,
-        summary: "Delete an organization and everything in it (owner, password confirmed)",
+        summary:
+          "Delete an organization and everything in it (owner, password confirmed); which one: `organization`, else ?org= or ?subdomain=, else your only one",
         body: deleteOrganizationInput,
+        querystring: organizationSelector,
         response: { 202: errorBody, ...errors },
       },
     },
     async (request, reply) => {
       const actor = requireActiveActor(request);
       reply.status(202);
-      return lifecycle.requestDeletion(actor.userId, request.body);
+      const { organization, password } = request.body;
+      const selector = organization !== undefined ? { org: organization } : request.query;
+      return lifecycle.requestDeletion(actor.userId, { selector, password });
     },
   );
 

@@ -2,7 +2,7 @@ import type { OidcSettings, OidcSettingsInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { OutboundTargetError } from "../../platform/net/outbound-target.ts";
+import { describeNetworkFailure } from "../../platform/net/network-errors.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import { discoverProvider } from "./oidc-provider-client.ts";
@@ -24,10 +24,10 @@ export interface OidcConnectionSettings {
 /** The issuer's own words, in one line, for the person who typed it. */
 function providerSaid(error: unknown): string {
   // openid-client wraps what its fetch threw ("something went wrong"): the reason is the cause.
+  const network = describeNetworkFailure(error);
+  if (network) return network;
   let reason = error;
-  while (reason instanceof Error && !(reason instanceof OutboundTargetError) && reason.cause)
-    reason = reason.cause;
-  if (reason instanceof OutboundTargetError) return "This address is not a public one.";
+  while (reason instanceof Error && reason.cause instanceof Error) reason = reason.cause;
   const message = reason instanceof Error ? reason.message : String(reason);
   return message.split("\n")[0]?.slice(0, 300) ?? "";
 }

@@ -4,6 +4,7 @@ import { AppError } from "../../http/errors.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { guardedFetch } from "../../platform/net/guarded-fetch.ts";
+import { describeNetworkFailure } from "../../platform/net/network-errors.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import { type SamlConnectionSettings, samlEndpoints } from "./saml-client.ts";
@@ -119,7 +120,8 @@ export class SamlSettingsService {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return await response.text();
     } catch (error) {
-      throw refuse(`Could not read the metadata: ${(error as Error).message.split("\n")[0]}`);
+      const reason = describeNetworkFailure(error) ?? (error as Error).message.split("\n")[0];
+      throw refuse(`Could not read the metadata: ${reason}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import { createPrivateKey } from "node:crypto";
 import type { CustomStorageInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
+import { privateAddressMessage } from "../../platform/net/network-errors.ts";
 import { assertPublicHost, OutboundTargetError } from "../../platform/net/outbound-target.ts";
 import type { GcsServiceAccount } from "../../platform/storage/storage-settings.ts";
 
@@ -31,9 +32,7 @@ export async function checkEndpoint(endpoint: string, allowPrivate: boolean): Pr
     await assertPublicHost(url.hostname, allowPrivate);
   } catch (error) {
     const reason =
-      error instanceof OutboundTargetError
-        ? "This address is not a public one."
-        : "This host name does not resolve.";
+      error instanceof OutboundTargetError ? privateAddressMessage : "This host name does not resolve.";
     throw AppError.validation({ endpoint: [reason] });
   }
 }

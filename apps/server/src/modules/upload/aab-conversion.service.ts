@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { uploadErrorMessages } from "@tarmac/contracts";
+import { uploadErrorDetails } from "@tarmac/contracts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
@@ -83,7 +83,7 @@ export class AabConversionWorker {
         await updateUploadTask(tx, taskId, {
           state: "FAILURE",
           errorCode: 9,
-          detail: uploadErrorMessages[9],
+          detail: uploadErrorDetails[9],
         });
       });
       throw error;

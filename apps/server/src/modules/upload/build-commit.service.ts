@@ -221,17 +221,17 @@ export class BuildCommitService {
     details: VersionDetails,
   ): Promise<string | undefined> {
     if (staged.appType !== app.appType) throw uploadError(5);
+    // Another app's build is that first, whatever its version: "older" or "exists" would send
+    // the person looking for a version problem they do not have.
+    const otherApp = Boolean(app.bundleId && bundleId && app.bundleId !== bundleId);
+    if (otherApp && !details.uniqueAppIdChanged) throw uploadError(4);
     const existing = await this.deps.builds.listVersionKeys(app.id, tx);
     if (existing.some((row) => row.version === key.version && row.buildNumber === key.buildNumber)) {
       throw uploadError(2);
     }
     const newest = newestBuild(existing);
     if (newest && compareBuilds(key, newest) < 0) throw uploadError(3);
-    if (app.bundleId && bundleId && app.bundleId !== bundleId) {
-      if (!details.uniqueAppIdChanged) throw uploadError(4);
-      return bundleId;
-    }
-    if (!app.bundleId && bundleId) return bundleId;
+    if (otherApp || (!app.bundleId && bundleId)) return bundleId ?? undefined;
     return undefined;
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
+import { uploadErrorDetails } from "@tarmac/contracts";
 import { type AppType, type BuildInfo, InspectError, inspect } from "@tarmac/inspector";
 import { storageSource } from "./storage-source.ts";
 import { uploadError } from "./upload-errors.ts";
@@ -56,7 +57,8 @@ export async function inspectStoredBuild(
     });
   } catch (error) {
     await driver.delete(file.key);
-    if (error instanceof InspectError) throw uploadError(1, `INCORRECT FILE: ${error.message}`);
+    if (error instanceof InspectError)
+      throw uploadError(1, `${uploadErrorDetails[1].slice(0, -1)}: ${error.message}`);
     throw error;
   }
   let iconKey: string | null = null;

@@ -62,7 +62,8 @@ export class CiUploadService {
       const { fields, file } = await receiveUpload(source, (incoming) =>
         storeIncomingFile(incoming, target, this.deps.maxUploadBytes),
       );
-      if (!file) throw AppError.validation({ app: ["No file was submitted."] });
+      if (!file)
+        throw AppError.validation({ app: ['No file was submitted: send the build in the field "app".'] });
       return this.complete(target, file, fields);
     });
   }

@@ -106,7 +106,11 @@ export class PreloadService {
       target = await this.resolveTarget(userId, fields, appId);
       return storeIncomingFile(incoming, target, this.deps.maxUploadBytes);
     });
-    if (!file || !target) throw AppError.validation({ file: ["No file was submitted."] });
+    if (!file || !target) {
+      throw AppError.validation({
+        file: ['No file was submitted: send the build in the field "file" (or "app").'],
+      });
+    }
     return this.completePreload(target, file);
   }
 

@@ -1,9 +1,12 @@
-import { type UploadErrorCode, uploadErrorMessages } from "@tarmac/contracts";
+import { type UploadErrorCode, uploadErrorDetails } from "@tarmac/contracts";
 import { acceptedExtensionList } from "@tarmac/inspector/rules";
 import { AppError } from "../../http/errors.ts";
 
-/** Spec §8: upload failures the client acts on, answered 400 {error_code, detail}. */
-export function uploadError(code: UploadErrorCode, detail: string = uploadErrorMessages[code]): AppError {
+/**
+ * Spec §8: upload failures the client acts on, answered 400 {error_code, detail}. Clients act on
+ * the code (the web app shows the spec's text for it); `detail` is a sentence for CI logs.
+ */
+export function uploadError(code: UploadErrorCode, detail: string = uploadErrorDetails[code]): AppError {
   return new AppError(`upload_error_${code}`, 400, detail, undefined, code);
 }
 

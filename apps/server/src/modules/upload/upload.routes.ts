@@ -139,33 +139,37 @@ export function registerUploadRoutes(
     },
   );
 
-  routes.put(
-    "/api/app_upload/:app_key/:api_key/",
-    {
-      onRequest: guard,
-      bodyLimit: maxUploadBytes,
-      schema: {
-        ...multipartOnly,
-        tags,
-        summary:
-          'CI upload: multipart `app` (the build), whats_new, git_branch, git_tag, git_commit, git_url, build_type, custom_bundle_version, ready_to_sale, unique_app_id_changed (Updraft\'s names too: see docs/updraft-compat.md). 200 with the app, success "ok" and public_link; failures carry status "fail" and code',
-        security: [],
-        params: z.object({ app_key: z.string().min(1).max(100), api_key: z.string().min(1).max(200) }),
-        response: { 200: ciUploadResult, ...errors },
+  // Scripts often leave out the final slash; both spellings upload (the documented one has it).
+  for (const url of ["/api/app_upload/:app_key/:api_key/", "/api/app_upload/:app_key/:api_key"]) {
+    routes.put(
+      url,
+      {
+        onRequest: guard,
+        bodyLimit: maxUploadBytes,
+        schema: {
+          ...multipartOnly,
+          tags,
+          summary:
+            'CI upload: multipart `app` (the build), whats_new, git_branch, git_tag, git_commit, git_url, build_type, custom_bundle_version, ready_to_sale, unique_app_id_changed (Updraft\'s names too: see docs/updraft-compat.md). 200 with the app, success "ok" and public_link; failures carry status "fail" and code',
+          security: [],
+          ...(url.endsWith("/") ? {} : { hide: true }),
+          params: z.object({ app_key: z.string().min(1).max(100), api_key: z.string().min(1).max(200) }),
+          response: { 200: ciUploadResult, ...errors },
+        },
       },
-    },
-    async (request, reply) => {
-      const { app_key, api_key } = request.params;
-      const source = multipartUploadSource(request, { fileFields: ["app"], maxFileBytes: maxUploadBytes });
-      try {
-        const record = await closingOnError(reply, () => deps.ciUploads.upload(app_key, api_key, source));
-        const public_link = await deps.installPage({ id: record.id, organizationId: record.organization });
-        return reply.status(200).send({ ...record, success: "ok" as const, public_link });
-      } catch (error) {
-        throw asCiUploadFailure(error);
-      }
-    },
-  );
+      async (request, reply) => {
+        const { app_key, api_key } = request.params;
+        const source = multipartUploadSource(request, { fileFields: ["app"], maxFileBytes: maxUploadBytes });
+        try {
+          const record = await closingOnError(reply, () => deps.ciUploads.upload(app_key, api_key, source));
+          const public_link = await deps.installPage({ id: record.id, organizationId: record.organization });
+          return reply.status(200).send({ ...record, success: "ok" as const, public_link });
+        } catch (error) {
+          throw asCiUploadFailure(error);
+        }
+      },
+    );
+  }
 
   routes.get(
     "/api/upload-task-result/:id/",
