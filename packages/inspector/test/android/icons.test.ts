@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { resolveIcon } from "../../src/android/icon.ts";
+import type { ManifestElement, ResValue } from "../../src/android/values.ts";
 import { inspectAab } from "../../src/formats/aab.ts";
 import { inspectApk } from "../../src/formats/apk.ts";
 import { bufferSource } from "../../src/source.ts";
@@ -71,6 +73,10 @@ describe("Android launcher icons", () => {
       expectColor(icon.at(192, 232), hex("#3DDC84"), 0); // and its hole
       // The half-transparent white bar of the scaled group: white over green, half and half.
       expectColor(icon.at(100, 245), [158, 238, 194, 255], 2);
+      // The inline gradient (a file of its own after aapt2): red at the left, blue at the right.
+      expectColor(icon.at(1, 280), hex("#FF0000"), 6);
+      expectColor(icon.at(286, 280), hex("#0000FF"), 6);
+      expectColor(icon.at(144, 280), [128, 0, 127, 255], 3);
     });
 
     it(`matches rsvg-convert's rendering of the same picture (${name})`, async () => {
@@ -90,5 +96,53 @@ describe("Android launcher icons", () => {
     expect([icon.width, icon.height]).toEqual([288, 288]);
     expectColor(icon.at(144, 144), hex("#E53935"), 0);
     expectColor(icon.at(0, 0), hex("#E53935"), 0);
+  });
+
+  it("draws an inset foreground (as Flutter's launcher icon tool writes it) inside its insets", async () => {
+    const android = "http://schemas.android.com/apk/res/android";
+    const attr = (name: string, value: ResValue) => ({ name, namespace: android, resourceId: 0, value });
+    const files: Record<string, ManifestElement> = {
+      "res/mipmap-anydpi-v26/ic.xml": {
+        name: "adaptive-icon",
+        attributes: [],
+        children: [
+          {
+            name: "background",
+            attributes: [attr("drawable", { type: "color", argb: 0xffffffff })],
+            children: [],
+          },
+          {
+            name: "foreground",
+            attributes: [],
+            children: [
+              {
+                name: "inset",
+                attributes: [
+                  attr("drawable", { type: "color", argb: 0xff000000 }),
+                  attr("inset", { type: "fraction", value: 0.25 }),
+                ],
+                children: [],
+              },
+            ],
+          },
+        ],
+      },
+    };
+    const icon = await resolveIcon(
+      { type: "string", text: "res/mipmap-anydpi-v26/ic.xml" },
+      {
+        table: null,
+        readFile: async (path) => (path in files ? Buffer.from(path) : null),
+        parseXml: (data) => files[data.toString()] as ManifestElement,
+      },
+    );
+    if (!icon) throw new Error("no icon");
+    const { pixels } = decodeRgbaPng(icon.png);
+    const at = (x: number, y: number) => [...pixels.subarray((y * 288 + x) * 4, (y * 288 + x) * 4 + 3)];
+    // The black square covers 27..81 dp of the 108, so 36..252 px of the 72 dp shown.
+    expect(at(144, 144)).toEqual([0, 0, 0]);
+    expect(at(40, 40)).toEqual([0, 0, 0]);
+    expect(at(30, 144)).toEqual([255, 255, 255]);
+    expect(at(258, 258)).toEqual([255, 255, 255]);
   });
 });
