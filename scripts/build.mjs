@@ -1,6 +1,7 @@
 // Builds what `npm start` and `tarmac-inspect` run, so neither needs a TypeScript loader:
 //   apps/server/dist/   the server and its admin command, bundled by esbuild;
-//   packages/inspector/dist/cli.js   the inspector's command, bundled with everything it uses;
+//   packages/inspector/dist/cli.js   the inspector's command, bundled with everything it uses but
+//                                    its image codecs (native and WebAssembly files stay in node_modules);
 //   apps/web/dist/      the web app, once (`--web` rebuilds it).
 // The server bundle holds our own code and the workspace packages; npm dependencies stay in
 // node_modules (native modules, WebAssembly and files they load beside themselves stay intact).
@@ -47,11 +48,18 @@ export async function buildServer() {
   });
 }
 
+/**
+ * The inspector's image codecs load files beside their own code (a native resvg module, libwebp's
+ * .wasm): the CLI takes them from node_modules, and bundles everything else.
+ */
+export const inspectorCodecs = ["@resvg/resvg-js", "@jsquash/webp", "@jsquash/webp/*"];
+
 export async function buildInspectorCli() {
   await build({
     ...common,
     entryPoints: { cli: at("packages/inspector/src/cli.ts") },
     outdir: at("packages/inspector/dist"),
+    external: inspectorCodecs,
   });
 }
 

@@ -1,13 +1,18 @@
 import { InspectError } from "../errors.ts";
 import { limits } from "../limits.ts";
-import { message, messages, readFields, text, varint } from "./protobuf.ts";
+import { fixed32, message, messages, readFields, text, varint } from "./protobuf.ts";
 import {
   type ConfigValue,
+  complexToFloat,
+  floatFromBits,
   type ManifestElement,
   type ResourceTable,
   type ResValue,
   toResValue,
 } from "./values.ts";
+
+/** aapt.pb.Primitive fields that hold a color (ARGB8, RGB8, ARGB4, RGB4), each as 0xAARRGGBB. */
+const colorFields = [9, 10, 11, 12];
 
 /** aapt.pb.Item: a compiled attribute or resource value. */
 export function readItem(item: Buffer): ResValue {
@@ -33,6 +38,17 @@ export function readItem(item: Buffer): ResValue {
   if (hex !== undefined) return { type: "int", value: hex | 0 };
   const bool = varint(p, 8);
   if (bool !== undefined) return { type: "bool", value: bool !== 0 };
+  for (const field of colorFields) {
+    const argb = varint(p, field);
+    if (argb !== undefined) return { type: "color", argb: argb >>> 0 };
+  }
+  const float = fixed32(p, 3);
+  if (float !== undefined) return { type: "float", value: floatFromBits(float) };
+  const dimension = varint(p, 13);
+  if (dimension !== undefined)
+    return { type: "dimension", value: complexToFloat(dimension), unit: dimension & 0xf };
+  const fraction = varint(p, 14);
+  if (fraction !== undefined) return { type: "fraction", value: complexToFloat(fraction) };
   return { type: "other" };
 }
 

@@ -3,7 +3,8 @@ import { InspectError } from "../errors.ts";
 /** One field of a protobuf message: varints as numbers, length-delimited fields as views into the buffer. */
 export type ProtoField =
   | { field: number; wire: 0; value: number }
-  | { field: number; wire: 2; value: Buffer };
+  | { field: number; wire: 2; value: Buffer }
+  | { field: number; wire: 5; value: number };
 
 function corrupt(message: string): never {
   throw new InspectError("corrupt", `protobuf: ${message}`);
@@ -22,8 +23,8 @@ function readVarint(buf: Buffer, start: number): { value: number; next: number }
 }
 
 /**
- * Splits a message into its fields without a schema. Fixed-width fields are skipped (the
- * messages read here carry none that matter); groups are refused. Lengths are checked against
+ * Splits a message into its fields without a schema. 32-bit fields are kept as unsigned numbers
+ * (floats in compiled values), 64-bit ones skipped; groups are refused. Lengths are checked against
  * the message, so a hostile length never reads past it.
  */
 export function readFields(buf: Buffer): ProtoField[] {
@@ -45,8 +46,11 @@ export function readFields(buf: Buffer): ProtoField[] {
       fields.push({ field, wire: 2, value: buf.subarray(length.next, end) });
       at = end;
     } else if (wire === 1) at += 8;
-    else if (wire === 5) at += 4;
-    else corrupt(`unsupported wire type ${wire}`);
+    else if (wire === 5) {
+      if (at + 4 > buf.length) corrupt("fixed-width field runs past its message");
+      fields.push({ field, wire: 5, value: buf.readUInt32LE(at) });
+      at += 4;
+    } else corrupt(`unsupported wire type ${wire}`);
     if (at > buf.length) corrupt("fixed-width field runs past its message");
   }
   return fields;
@@ -68,5 +72,10 @@ export function text(fields: ProtoField[], field: number): string | undefined {
 
 export function varint(fields: ProtoField[], field: number): number | undefined {
   for (const f of fields) if (f.field === field && f.wire === 0) return f.value;
+  return undefined;
+}
+
+export function fixed32(fields: ProtoField[], field: number): number | undefined {
+  for (const f of fields) if (f.field === field && f.wire === 5) return f.value;
   return undefined;
 }

@@ -85,7 +85,7 @@ describe("inspectApk", () => {
   // aapt dump badging: package: name='dev.tarmac.adaptive' versionCode='5' versionName='0.5';
   //   sdkVersion:'26'; targetSdkVersion:'29'; application-label:'Adaptive';
   //   icon='res/mipmap-anydpi-v26/ic_launcher.xml' (no bitmap fallback). apksigner: v2 true, v3 true.
-  it("falls back to an adaptive icon's foreground PNG when there is no bitmap fallback", async () => {
+  it("composes an adaptive icon that has no bitmap fallback from its layers", async () => {
     const info = await inspectFixture("adaptive.apk");
     expect(withoutIconBytes(info)).toEqual({
       app_type: 0,
@@ -95,7 +95,7 @@ describe("inspectApk", () => {
       version: "0.5",
       build_number: "5",
       min_os_version: "26",
-      icon: { width: 216, height: 216 },
+      icon: { width: 288, height: 288 },
       signing: { schemes: ["v2", "v3"], signed: true, certificates: [fixtureCertificate] },
       target_sdk_version: 29,
       compile_sdk_version: 29,

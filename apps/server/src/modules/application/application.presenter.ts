@@ -7,6 +7,7 @@ import { isAdminRole } from "../organization/roles.ts";
 import type { UserSummary as Person, UserService } from "../users/user.service.ts";
 import {
   type ApplicationRow,
+  findAppIconKeys,
   findProjectContexts,
   findVersionsWithUploaders,
   listPreviousVersions,
@@ -116,6 +117,15 @@ export class ApplicationPresenter {
     for (const [id, person] of await this.deps.users.summaries(others, db)) uploaders.set(id, person);
     const projectById = new Map(projectRows.map((row) => [row.id, row]));
     const currentById = new Map(currentRows.map((row) => [row.id, row]));
+    // An app whose current build has no icon keeps the icon of its newest build that had one.
+    const iconless = apps.filter(
+      (app) => app.currentVersionId && !currentById.get(app.currentVersionId)?.iconKey,
+    );
+    const keptIcons = await findAppIconKeys(
+      db,
+      organizationId,
+      iconless.map((app) => app.id),
+    );
     const previousByApp = groupBy(previousRows, (row) => row.applicationId);
     const renderVersion = (row: ShownVersion, app: ShownApplication) =>
       this.deps.versions.render(row, app, uploaderOf(row, uploaders));
@@ -140,7 +150,7 @@ export class ApplicationPresenter {
             .filter((row) => row.environment === app.environment && row.appType !== app.appType)
             .map(toAppLink),
           tag_name: tagName(projectTitle, app.appType as AppType),
-          icon: current?.icon ?? null,
+          icon: current?.icon ?? (await this.deps.versions.iconUrl(keptIcons.get(app.id) ?? null)),
         };
         return extendJsonObject(app.recordJson, added, {
           current_version: current?.json ?? "null",

@@ -220,6 +220,30 @@ export async function listPreviousVersions(
   return rows.sort((left, right) => right.id - left.id);
 }
 
+/**
+ * The icon each app shows: that of its newest ready build that has one, so an app whose latest
+ * build carries no icon keeps the one it had. One statement for all the apps; a lateral subquery
+ * per app walks the (application_id, id desc) index back to the first build with an icon.
+ */
+export async function findAppIconKeys(
+  db: Database,
+  organizationId: number,
+  appIds: number[],
+): Promise<Map<number, string>> {
+  if (appIds.length === 0) return new Map();
+  const result = await db.execute(sql`
+    select ${applications.id} as app_id, icon.key as icon_key from ${applications}
+    cross join lateral (
+      select ${versions.iconKey} as key from ${versions}
+      where ${versions.applicationId} = ${applications.id} and ${versions.state} = 'ready'
+        and ${versions.iconKey} is not null
+      order by ${versions.id} desc limit 1
+    ) icon
+    where ${applications.organizationId} = ${organizationId} and ${anyOf(applications.id, appIds)}`);
+  const rows = (result as unknown as { rows: { app_id: string | number; icon_key: string }[] }).rows;
+  return new Map(rows.map((row) => [Number(row.app_id), row.icon_key]));
+}
+
 export async function updateApplication(
   db: Database,
   organizationId: number,

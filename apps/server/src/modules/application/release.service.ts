@@ -5,7 +5,7 @@
  */
 import type { Database } from "../../platform/db/client.ts";
 import type { ApplicationRow, VersionRow } from "./application.repo.ts";
-import { findVersionsByIds } from "./application.repo.ts";
+import { findAppIconKeys, findVersionsByIds } from "./application.repo.ts";
 import {
   findVersionWithApp,
   incrementVersionCounter,
@@ -48,6 +48,11 @@ export class ReleaseService {
 
   findVersionWithApp(organizationId: number, versionId: number, db = this.deps.db) {
     return findVersionWithApp(db, organizationId, versionId);
+  }
+
+  /** The icon the app shows: its newest ready build's that has one (null if none ever had). */
+  async appIconKey(organizationId: number, appId: number, db = this.deps.db): Promise<string | null> {
+    return (await findAppIconKeys(db, organizationId, [appId])).get(appId) ?? null;
   }
 
   async findVersions(

@@ -310,11 +310,14 @@ export class GetappService {
     };
   }
 
-  /** The icon of the linked build, else of the app's current build. */
+  /** The icon of the linked build, else of the app's current build, else the one the app kept. */
   private async iconOf(link: DistributionRow, currentVersionId: number | null): Promise<string | null> {
     const versionId = link.versionId ?? currentVersionId;
     if (versionId === null) return null;
     const found = await this.deps.releases.findVersionWithApp(link.organizationId, versionId);
-    return this.deps.versions.iconUrl(found?.version.iconKey ?? null);
+    const key =
+      found?.version.iconKey ??
+      (await this.deps.releases.appIconKey(link.organizationId, link.applicationId));
+    return this.deps.versions.iconUrl(key);
   }
 }

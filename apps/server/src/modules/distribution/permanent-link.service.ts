@@ -31,7 +31,10 @@ export class PermanentLinkService {
     const current = app.currentVersionId
       ? await this.deps.releases.findVersionWithApp(app.organizationId, app.currentVersionId)
       : null;
-    const iconPng = current?.version.iconKey ? await this.readIcon(current.version.iconKey) : null;
+    const iconKey = current
+      ? (current.version.iconKey ?? (await this.deps.releases.appIconKey(app.organizationId, app.id)))
+      : null;
+    const iconPng = iconKey ? await this.readIcon(iconKey) : null;
     const word = appTypeWords[app.appType] ?? "android";
     const pdf = await renderPermanentLinkPdf({
       appName: app.title,

@@ -20,7 +20,7 @@ export function AppHeader({ app, rights }: { app: ApplicationDetail; rights: MyA
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="md">
           <Group gap="md" wrap="nowrap" align="flex-start">
-            <AppIcon src={icon} appType={app.app_type} size={64} />
+            <AppIcon src={icon} appType={app.app_type} title={app.project_title || app.title} size={64} />
             <Stack gap={4}>
               <Title order={1} fz={{ base: 22, sm: 28 }}>
                 {app.project_title || app.title}

@@ -37,7 +37,11 @@ function AppRow({ app }: { app: ApplicationRecord }) {
     <Table.Tr>
       <Table.Td>
         <Group gap="sm" wrap="nowrap">
-          <AppIcon src={app.icon ?? current?.icon ?? null} appType={app.app_type} />
+          <AppIcon
+            src={app.icon ?? current?.icon ?? null}
+            appType={app.app_type}
+            title={app.project_title || app.title}
+          />
           <Stack gap={0}>
             <Anchor component={Link} to={`/dashboard/apps/${app.id}`} fw={600}>
               {app.project_title || app.title}

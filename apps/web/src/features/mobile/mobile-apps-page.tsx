@@ -98,7 +98,7 @@ function MobileAppCard({ app }: { app: ApplicationRecord }) {
   return (
     <Paper withBorder radius="md" p="md" component="article" aria-label={title}>
       <Group wrap="nowrap" gap="md" align="center">
-        <AppIcon src={app.icon} appType={app.app_type} size={52} />
+        <AppIcon src={app.icon} appType={app.app_type} title={title} size={52} />
         <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
           <Text fw={600} truncate>
             {title}

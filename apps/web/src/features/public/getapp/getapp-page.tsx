@@ -1,5 +1,5 @@
 // The public install page /getapp/{key} (spec §2): phone first, the visitor's own platform on top.
-import { Button, Group, Image, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +9,7 @@ import { distributionKeys, fetchGetapp, type GetappPage } from "../../../api/dis
 import { loginPathFor } from "../../../api/next-path.ts";
 import { useLoggedIn } from "../../../api/use-logged-in.ts";
 import { Alert } from "../../../ui/alert.tsx";
+import { AppIcon } from "../../../ui/app-icon.tsx";
 import {
   buildPlatformFor,
   isHandheld,
@@ -136,7 +137,7 @@ function AppCard({ page, children }: { page: GetappPage; children: React.ReactNo
   return (
     <Stack gap="lg">
       <Group gap="md" wrap="nowrap" align="center">
-        {page.icon ? <Image src={page.icon} alt="" w={64} h={64} radius="md" /> : null}
+        <AppIcon src={page.icon} appType={page.builds[0]?.app_type ?? null} title={page.title} size={64} />
         <Stack gap={2} style={{ minWidth: 0 }}>
           <Title order={1} fz={24} style={{ overflowWrap: "anywhere" }}>
             {page.title}
