@@ -5,10 +5,14 @@ import type { OrgData } from "../../api/account.ts";
 import { CURRENT_ORG_ID_KEY } from "../../api/token.ts";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
 import { renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
+import { buildMenuSections } from "./side-menu.tsx";
 
-function serveProfile(orgs: OrgData[]) {
+function serveProfile(orgs: OrgData[], isInstanceAdmin = false) {
   return stubApi({
-    "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: orgs })] },
+    "GET /api/profiles/": {
+      status: 200,
+      body: [makeProfile({ org_data: orgs, is_instance_admin: isInstanceAdmin })],
+    },
     "GET /api/organizations/7/?sendemaillimit=1": { status: 200, body: { id: 7, limit_notice_sent: true } },
   });
 }
@@ -42,6 +46,36 @@ describe("side menu", () => {
     await user.click(account);
     expect(account.getAttribute("aria-expanded")).toBe("false");
     expect(within(menu).queryByRole("link", { name: "Profile" })).toBeNull();
+  });
+
+  it("adds the Administration section for instance administrators only, with or without an organization", () => {
+    const ids = (sections: { id: string }[]) => sections.map((section) => section.id);
+    expect(ids(buildMenuSections(1, true))).toEqual(["organization", "account"]);
+    expect(ids(buildMenuSections(1, true, false))).toEqual(["organization", "account"]);
+    const admin = buildMenuSections(undefined, false, true);
+    expect(ids(admin)).toEqual(["organization", "account", "admin"]);
+    expect(admin[2]?.links).toEqual([
+      { to: "/dashboard/admin/organizations", labelKey: "menu.admin_organizations" },
+    ]);
+  });
+
+  it("links Administration → Organizations for an instance administrator", async () => {
+    serveProfile([makeOrg()], true);
+    const user = userEvent.setup();
+    renderApp("/dashboard");
+    const menu = await screen.findByRole("navigation", { name: "Main menu" });
+    await user.click(await within(menu).findByRole("button", { name: "Administration" }));
+    expect(within(menu).getByRole("link", { name: "Organizations" }).getAttribute("href")).toBe(
+      "/dashboard/admin/organizations",
+    );
+  });
+
+  it("shows no Administration section to other people", async () => {
+    serveProfile([makeOrg()]);
+    renderApp("/dashboard");
+    const menu = await screen.findByRole("navigation", { name: "Main menu" });
+    await screen.findByText("Welcome, Ann.");
+    expect(within(menu).queryByRole("button", { name: "Administration" })).toBeNull();
   });
 
   it("opens the submenu of the current page and marks the active item", async () => {
