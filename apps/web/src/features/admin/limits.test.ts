@@ -1,6 +1,6 @@
 import i18next from "i18next";
 import { describe, expect, it } from "vitest";
-import { makeActivity, makeAdminOrganization } from "../../test/admin-fixtures.ts";
+import { makeActivity, makeAdminOrganization } from "../../test/plan-fixtures.ts";
 import { describeActivity } from "./activity-text.ts";
 import { buildPatch, formFromOrganization, missingLimits } from "./limits.ts";
 

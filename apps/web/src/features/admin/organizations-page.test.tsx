@@ -2,8 +2,8 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
-import { makeActivity, makeAdminOrganization, TARIFFS } from "../../test/admin-fixtures.ts";
 import { pageOf } from "../../test/application-fixtures.ts";
+import { makeActivity, makeAdminOrganization, TARIFFS } from "../../test/plan-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
 const PAGE_URL = "/dashboard/admin/organizations";

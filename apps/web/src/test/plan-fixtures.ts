@@ -1,6 +1,27 @@
-// Answers shaped like the instance administration API and the plans list, for tests.
+// Answers shaped like the plans list, an organization's usage and the instance administration API, for tests.
 import type { AdminOrganization, OrganizationActivityEntry } from "../api/admin.ts";
-import type { Tariff } from "../api/plans.ts";
+import type { OrganizationUsage, Tariff } from "../api/plans.ts";
+
+/** Usage on an instance without billing, whose administrator is root@tarmac.test. */
+export function makeUsage(overrides: Partial<OrganizationUsage> = {}): OrganizationUsage {
+  return {
+    org_id: 7,
+    space_used: 10,
+    space_limit: 100,
+    builds_count: 3,
+    build_limit: 50,
+    projects_count: 1,
+    projects_limit: 5,
+    users_count: 2,
+    user_limit: 10,
+    pending_uploads: 0,
+    pending_space: 0,
+    critical: false,
+    limits_managed_by: "administrator",
+    administrator_email: "root@tarmac.test",
+    ...overrides,
+  };
+}
 
 export function makeAdminOrganization(overrides: Partial<AdminOrganization> = {}): AdminOrganization {
   return {
