@@ -1,19 +1,14 @@
 // Answers shaped like the plans list, an organization's usage and the instance administration API, for tests.
 import type { AdminOrganization, OrganizationActivityEntry } from "../api/admin.ts";
 import type { OrganizationUsage, Tariff } from "../api/plans.ts";
+import { makeOrg } from "./account-fixtures.ts";
 
 /** Usage on an instance without billing, whose administrator is root@tarmac.test. */
 export function makeUsage(overrides: Partial<OrganizationUsage> = {}): OrganizationUsage {
+  // The same counters as the profile's organization, so the two agree unless a test says otherwise.
+  const { title: _title, subdomain: _subdomain, logo: _logo, role: _role, ...counters } = makeOrg();
   return {
-    org_id: 7,
-    space_used: 10,
-    space_limit: 100,
-    builds_count: 3,
-    build_limit: 50,
-    projects_count: 1,
-    projects_limit: 5,
-    users_count: 2,
-    user_limit: 10,
+    ...counters,
     pending_uploads: 0,
     pending_space: 0,
     critical: false,

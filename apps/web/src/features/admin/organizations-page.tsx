@@ -1,6 +1,6 @@
 // Administration → Organizations: every organization of the instance with its owner, plan and
 // usage against its limits; choosing one opens its plan, limits and activity.
-import { Badge, Button, Group, Paper, Stack, Table, Text, TextInput, VisuallyHidden } from "@mantine/core";
+import { Badge, Button, Group, Stack, Table, Text, TextInput, VisuallyHidden } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
 import { useCallback, useState } from "react";
@@ -15,6 +15,7 @@ import {
 } from "../../api/admin.ts";
 import { formatDate } from "../../ui/format/date.ts";
 import { formatStorage } from "../../ui/format/size.ts";
+import { ListTable } from "../../ui/list-table.tsx";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
@@ -71,33 +72,25 @@ function OrganizationsList() {
         <Text c="dimmed">{search ? t("admin.empty_search") : t("admin.empty")}</Text>
       ) : null}
       {query.data && query.data.results.length > 0 ? (
-        <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={860}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("admin.organization")}</Table.Th>
-                  <Table.Th>{t("admin.owner")}</Table.Th>
-                  <Table.Th>{t("admin.plan")}</Table.Th>
-                  <Table.Th>{t("admin.usage")}</Table.Th>
-                  <Table.Th>{t("admin.created")}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t("admin.actions")}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {query.data.results.map((organization) => (
-                  <OrganizationRow
-                    key={organization.id}
-                    organization={organization}
-                    onManage={() => setSelected(organization)}
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Paper>
+        <ListTable
+          minWidth={860}
+          headings={[
+            t("admin.organization"),
+            t("admin.owner"),
+            t("admin.plan"),
+            t("admin.usage"),
+            t("admin.created"),
+            <VisuallyHidden key="actions">{t("admin.actions")}</VisuallyHidden>,
+          ]}
+        >
+          {query.data.results.map((organization) => (
+            <OrganizationRow
+              key={organization.id}
+              organization={organization}
+              onManage={() => setSelected(organization)}
+            />
+          ))}
+        </ListTable>
       ) : null}
       <PageControls pages={pages} page={page} onChange={setPage} />
       <OrganizationDialog organization={selected} onSaved={setSelected} onClose={() => setSelected(null)} />
