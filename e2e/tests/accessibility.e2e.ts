@@ -82,6 +82,7 @@ const dashboardRoutes = () => [
   "/dashboard/organization/sign-on",
   "/dashboard/organization/settings",
   "/dashboard/organization/plan",
+  "/dashboard/admin/organizations",
 ];
 
 describe("accessibility (axe-core, WCAG 2.1 AA)", () => {

@@ -147,6 +147,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "admin/organizations",
+            lazy: async () => ({
+              Component: (await import("./features/admin/organizations-page.tsx")).OrganizationsPage,
+            }),
+          },
+          {
             path: "*",
             lazy: async () => ({
               Component: (await import("./features/dashboard/dashboard-not-found.tsx")).DashboardNotFound,

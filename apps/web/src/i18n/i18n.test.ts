@@ -45,20 +45,53 @@ const SPEC_MESSAGES: Record<string, string> = {
   "FILE UPLOADED SUCCESSFULLY": "File uploaded successfully",
 };
 
+/** i18next's plural forms: "key_one", "key_few", … share the base "key". */
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+function baseKey(key: string): string {
+  return key.replace(PLURAL_SUFFIX, "");
+}
+
+/** The texts of each key, plural forms grouped under their base key. */
+function grouped(flat: Record<string, string>): Map<string, Map<string, string>> {
+  const groups = new Map<string, Map<string, string>>();
+  for (const [key, text] of Object.entries(flat)) {
+    const base = baseKey(key);
+    const forms = groups.get(base) ?? new Map<string, string>();
+    forms.set(key === base ? "" : (PLURAL_SUFFIX.exec(key)?.[1] ?? ""), text);
+    groups.set(base, forms);
+  }
+  return groups;
+}
+
 describe("translation files", () => {
-  it("have exactly the same keys in en, de and ru", () => {
-    const keys = Object.keys(files.en).sort();
-    expect(Object.keys(files.de).sort()).toEqual(keys);
-    expect(Object.keys(files.ru).sort()).toEqual(keys);
+  it("have the same keys in en, de and ru, plural forms apart", () => {
+    const keys = [...grouped(files.en).keys()].sort();
+    expect([...grouped(files.de).keys()].sort()).toEqual(keys);
+    expect([...grouped(files.ru).keys()].sort()).toEqual(keys);
+  });
+
+  it("give every counted text each plural form its language needs, and no other", () => {
+    for (const [language, flat] of Object.entries(files)) {
+      const needed = [...new Intl.PluralRules(language).resolvedOptions().pluralCategories].sort();
+      for (const [base, forms] of grouped(flat)) {
+        if (forms.has("")) continue;
+        expect([...forms.keys()].sort(), `${language}: ${base}`).toEqual(needed);
+      }
+    }
   });
 
   it("have no empty texts and the same placeholders in every language", () => {
-    for (const [key, text] of Object.entries(files.en)) {
-      for (const other of [files.de, files.ru]) {
-        expect(other[key]?.trim(), key).not.toBe("");
-        expect(placeholders(other[key] ?? ""), key).toEqual(placeholders(text));
+    const english = grouped(files.en);
+    for (const other of [files.de, files.ru]) {
+      for (const [key, text] of Object.entries(other)) {
+        const forms = english.get(baseKey(key));
+        const source = forms?.get("") ?? forms?.get("other") ?? "";
+        expect(text.trim(), key).not.toBe("");
+        expect(placeholders(text), key).toEqual(placeholders(source));
       }
     }
+    for (const [key, text] of Object.entries(files.en)) expect(text.trim(), key).not.toBe("");
   });
 
   it("carry the messages of spec §5 and §8 as keys with readable English text", () => {

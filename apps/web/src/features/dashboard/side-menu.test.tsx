@@ -2,13 +2,20 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import type { OrgData } from "../../api/account.ts";
+import type { OrganizationUsage } from "../../api/plans.ts";
 import { CURRENT_ORG_ID_KEY } from "../../api/token.ts";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { makeUsage } from "../../test/plan-fixtures.ts";
 import { renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
+import { buildMenuSections } from "./side-menu.tsx";
 
-function serveProfile(orgs: OrgData[]) {
+function serveProfile(orgs: OrgData[], isInstanceAdmin = false, usage?: OrganizationUsage) {
   return stubApi({
-    "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: orgs })] },
+    ...(usage ? { "GET /api/organization/usage/?org=7": { status: 200, body: usage } } : {}),
+    "GET /api/profiles/": {
+      status: 200,
+      body: [makeProfile({ org_data: orgs, is_instance_admin: isInstanceAdmin })],
+    },
     "GET /api/organizations/7/?sendemaillimit=1": { status: 200, body: { id: 7, limit_notice_sent: true } },
   });
 }
@@ -44,6 +51,36 @@ describe("side menu", () => {
     expect(within(menu).queryByRole("link", { name: "Profile" })).toBeNull();
   });
 
+  it("adds the Administration section for instance administrators only, with or without an organization", () => {
+    const ids = (sections: { id: string }[]) => sections.map((section) => section.id);
+    expect(ids(buildMenuSections(1, true))).toEqual(["organization", "account"]);
+    expect(ids(buildMenuSections(1, true, false))).toEqual(["organization", "account"]);
+    const admin = buildMenuSections(undefined, false, true);
+    expect(ids(admin)).toEqual(["organization", "account", "admin"]);
+    expect(admin[2]?.links).toEqual([
+      { to: "/dashboard/admin/organizations", labelKey: "menu.admin_organizations" },
+    ]);
+  });
+
+  it("links Administration → Organizations for an instance administrator", async () => {
+    serveProfile([makeOrg()], true);
+    const user = userEvent.setup();
+    renderApp("/dashboard");
+    const menu = await screen.findByRole("navigation", { name: "Main menu" });
+    await user.click(await within(menu).findByRole("button", { name: "Administration" }));
+    expect(within(menu).getByRole("link", { name: "Organizations" }).getAttribute("href")).toBe(
+      "/dashboard/admin/organizations",
+    );
+  });
+
+  it("shows no Administration section to other people", async () => {
+    serveProfile([makeOrg()]);
+    renderApp("/dashboard");
+    const menu = await screen.findByRole("navigation", { name: "Main menu" });
+    await screen.findByText("Welcome, Ann.");
+    expect(within(menu).queryByRole("button", { name: "Administration" })).toBeNull();
+  });
+
   it("opens the submenu of the current page and marks the active item", async () => {
     serveProfile([makeOrg()]);
     renderApp("/dashboard/profile");
@@ -52,10 +89,27 @@ describe("side menu", () => {
     expect(within(menu).getByRole("link", { name: "Profile" }).getAttribute("aria-current")).toBe("page");
   });
 
-  it("warns the owner when more than 75% of a non-zero storage limit is used", async () => {
-    serveProfile([makeOrg({ role: 1, space_used: 80, space_limit: 100 })]);
+  it("warns the owner when more than 75% of a non-zero storage limit is used, and names whom to ask", async () => {
+    serveProfile([makeOrg({ role: 1, space_used: 80, space_limit: 100 })], false, makeUsage());
     renderApp("/dashboard");
-    expect(await screen.findByText("Storage is almost full: 80.00 MB of 100.00 MB used.")).toBeTruthy();
+    const warning = await screen.findByTestId("storage-warning");
+    expect(within(warning).getByText("Storage is almost full: 80.00 MB of 100.00 MB used.")).toBeTruthy();
+    expect(
+      await within(warning).findByText(
+        "Ask the administrator of this Tarmac instance (root@tarmac.test) to raise the limit.",
+      ),
+    ).toBeTruthy();
+    expect(within(warning).getByRole("link", { name: "See plan and usage" })).toBeTruthy();
+  });
+
+  it("tells the owner to upgrade where organizations pay for plans", async () => {
+    const usage = makeUsage({ limits_managed_by: "billing", administrator_email: null });
+    serveProfile([makeOrg({ role: 1, space_used: 80, space_limit: 100 })], false, usage);
+    renderApp("/dashboard");
+    const warning = await screen.findByTestId("storage-warning");
+    expect(
+      await within(warning).findByText("Upgrade the plan on the Plan and usage page to raise the limit."),
+    ).toBeTruthy();
   });
 
   it.each([
@@ -95,10 +149,11 @@ describe("side menu", () => {
       const calls = serveProfile([org]);
       const view = renderApp("/dashboard");
       await screen.findByText("Welcome, Ann.");
-      // Besides the profile, only the invitations prompt's question.
-      expect(calls.map((call) => call.url).filter((url) => url !== "/api/invitations/")).toEqual([
-        "/api/profiles/",
-      ]);
+      // Besides the profile, only the invitations prompt's question and the storage warning's usage.
+      const asked = calls.map((call) => call.url);
+      expect(
+        asked.filter((url) => url !== "/api/invitations/" && !url.startsWith("/api/organization/usage/")),
+      ).toEqual(["/api/profiles/"]);
       view.unmount();
     }
   });

@@ -19,7 +19,11 @@ interface MenuSection {
   links: MenuLink[];
 }
 
-export function buildMenuSections(role: number | undefined, hasOrg: boolean): MenuSection[] {
+export function buildMenuSections(
+  role: number | undefined,
+  hasOrg: boolean,
+  isInstanceAdmin = false,
+): MenuSection[] {
   const orgLinks: MenuLink[] = [];
   if (hasOrg && isAdminRole(role)) {
     orgLinks.push({ to: "/dashboard/organization/settings", labelKey: "menu.org_settings" });
@@ -37,7 +41,7 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
     orgLinks.push({ to: "/dashboard/organization/plan", labelKey: "menu.plan" });
   }
   orgLinks.push({ to: "/dashboard/organization/new", labelKey: "menu.new_org" });
-  return [
+  const sections: MenuSection[] = [
     { id: "organization", labelKey: "menu.organization", links: orgLinks },
     {
       id: "account",
@@ -48,6 +52,15 @@ export function buildMenuSections(role: number | undefined, hasOrg: boolean): Me
       ],
     },
   ];
+  // The instance's own administration, for the administrators signed in with their password.
+  if (isInstanceAdmin) {
+    sections.push({
+      id: "admin",
+      labelKey: "menu.administration",
+      links: [{ to: "/dashboard/admin/organizations", labelKey: "menu.admin_organizations" }],
+    });
+  }
+  return sections;
 }
 
 /** The submenu holding a page, known from its path even before the profile (and role) is loaded. */
@@ -56,6 +69,7 @@ export function findSectionOf(pathname: string): string | null {
     return "organization";
   if (pathname.startsWith("/dashboard/profile") || pathname.startsWith("/dashboard/invitations"))
     return "account";
+  if (pathname.startsWith("/dashboard/admin/")) return "admin";
   return null;
 }
 
@@ -68,8 +82,8 @@ interface SideMenuProps {
 export function SideMenu({ onNavigate, onLogout, leaving }: SideMenuProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const { currentOrg, orgs, selectOrg } = useDashboard();
-  const sections = buildMenuSections(currentOrg?.role, currentOrg !== null);
+  const { currentOrg, orgs, selectOrg, profile } = useDashboard();
+  const sections = buildMenuSections(currentOrg?.role, currentOrg !== null, profile?.is_instance_admin);
   const inApps = pathname === "/dashboard/apps" || pathname.startsWith("/dashboard/apps/");
   // Only one submenu is open; choosing the open one again closes it.
   const [expanded, setExpanded] = useState<string | null>(() => findSectionOf(pathname));

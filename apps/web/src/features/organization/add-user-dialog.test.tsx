@@ -4,6 +4,7 @@ import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OrgData } from "../../api/account.ts";
 import { makeOrg } from "../../test/account-fixtures.ts";
+import { makeUsage } from "../../test/plan-fixtures.ts";
 import { type ApiCall, type ApiReply, renderWithProviders, stubApi } from "../../test/render.tsx";
 import { AddUserDialog } from "./add-user-dialog.tsx";
 
@@ -75,12 +76,12 @@ describe("add-user dialog", () => {
     expect(addButton().hasAttribute("disabled")).toBe(false);
   });
 
-  it("checks the limit on opening: users_count at a non-zero user_limit blocks adding", async () => {
-    serve();
+  it("checks the limit on opening: users_count at a non-zero user_limit blocks adding, naming whom to ask", async () => {
+    serve({ "GET /api/organization/usage/?org=7": { status: 200, body: makeUsage() } });
     renderDialog(makeOrg({ users_count: 10, user_limit: 10 }));
     expect(
       await screen.findByText(
-        "This organization has reached its user limit. Upgrade the plan to add more users.",
+        "This organization has reached its user limit. Ask the administrator of this Tarmac instance (root@tarmac.test) to raise the limit.",
       ),
     ).toBeTruthy();
     expect(addButton().hasAttribute("disabled")).toBe(true);
@@ -234,6 +235,10 @@ describe("add-user dialog", () => {
 
   it("marks adding as not allowed when the server answers user_limit_reached", async () => {
     serve({
+      "GET /api/organization/usage/?org=7": {
+        status: 200,
+        body: makeUsage({ limits_managed_by: "billing", administrator_email: null }),
+      },
       "POST /api/usersinorgs/": {
         status: 400,
         body: { error_code: "user_limit_reached", detail: "The organization has reached its user limit." },
@@ -246,7 +251,7 @@ describe("add-user dialog", () => {
     await user.click(addButton());
     expect(
       await screen.findByText(
-        "This organization has reached its user limit. Upgrade the plan to add more users.",
+        "This organization has reached its user limit. Upgrade the plan on the Plan and usage page to raise the limit.",
       ),
     ).toBeTruthy();
     expect(addButton().hasAttribute("disabled")).toBe(true);

@@ -19,6 +19,7 @@ import { fetchProjects, projectKeys } from "../../api/projects.ts";
 import { ADD_USER_ROLES } from "../../api/roles.ts";
 import { fetchTeams, teamKeys } from "../../api/teams.ts";
 import { Alert } from "../../ui/alert.tsx";
+import { useLimitWayOut, withWayOut } from "../../ui/limit-way-out.ts";
 import { roleKey } from "../../ui/role-labels.ts";
 import { useAddUser } from "./use-add-user.ts";
 
@@ -36,6 +37,7 @@ export function AddUserDialog({ opened, org, onClose, onCreated }: AddUserDialog
     onClose();
     onCreated();
   });
+  const wayOut = useLimitWayOut(org.org_id, opened && !form.addingAllowed);
   const teamsQuery = useQuery({
     queryKey: teamKeys.list(org.org_id),
     queryFn: () => fetchTeams(org.org_id),
@@ -75,7 +77,12 @@ export function AddUserDialog({ opened, org, onClose, onCreated }: AddUserDialog
       <form onSubmit={submit} aria-busy={form.busy}>
         <Stack gap="md">
           {!form.addingAllowed ? (
-            <Alert type="warning" message={t("staff.limit_reached")} timeout={0} dismissible={false} />
+            <Alert
+              type="warning"
+              message={withWayOut(t("staff.limit_reached"), wayOut)}
+              timeout={0}
+              dismissible={false}
+            />
           ) : null}
           {form.generalError ? <Alert type="error" message={form.generalError} timeout={0} /> : null}
           <TextInput

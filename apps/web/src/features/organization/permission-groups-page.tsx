@@ -15,6 +15,7 @@ import { isAdminRole } from "../../api/roles.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { ListTable } from "../../ui/list-table.tsx";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
@@ -86,62 +87,54 @@ function PermissionGroupsList({ org }: { org: OrgData }) {
         <GroupsEmpty filtered={search !== ""} onCreate={startCreating} />
       ) : null}
       {groups.length > 0 ? (
-        <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("permission_groups.group")}</Table.Th>
-                  <Table.Th>{t("permission_groups.members")}</Table.Th>
-                  <Table.Th>{t("permission_groups.projects")}</Table.Th>
-                  <Table.Th>{t("permission_groups.actions")}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {groups.map((group) => (
-                  <Table.Tr key={group.id}>
-                    <Table.Td fw={600}>{group.title}</Table.Td>
-                    <Table.Td>{group.members}</Table.Td>
-                    <Table.Td>
-                      {group.projects.length === 0 ? (
-                        <Text c="dimmed" fz="sm">
-                          {t("permission_groups.no_projects")}
-                        </Text>
-                      ) : (
-                        group.projects
-                          .map(
-                            (id) => projectTitles.get(id) ?? t("permission_groups.unknown_project", { id }),
-                          )
-                          .join(", ")
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          variant="light"
-                          size="xs"
-                          aria-label={t("permission_groups.edit_named", { title: group.title })}
-                          onClick={() => setEditing({ mode: "edit", group })}
-                        >
-                          {t("permission_groups.edit")}
-                        </Button>
-                        <Button
-                          variant="subtle"
-                          color="red"
-                          size="xs"
-                          aria-label={t("permission_groups.delete_named", { title: group.title })}
-                          onClick={() => setDeleting(group)}
-                        >
-                          {t("permission_groups.delete")}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Paper>
+        <ListTable
+          minWidth={640}
+          headings={[
+            t("permission_groups.group"),
+            t("permission_groups.members"),
+            t("permission_groups.projects"),
+            t("permission_groups.actions"),
+          ]}
+        >
+          {groups.map((group) => (
+            <Table.Tr key={group.id}>
+              <Table.Td fw={600}>{group.title}</Table.Td>
+              <Table.Td>{group.members}</Table.Td>
+              <Table.Td>
+                {group.projects.length === 0 ? (
+                  <Text c="dimmed" fz="sm">
+                    {t("permission_groups.no_projects")}
+                  </Text>
+                ) : (
+                  group.projects
+                    .map((id) => projectTitles.get(id) ?? t("permission_groups.unknown_project", { id }))
+                    .join(", ")
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <Button
+                    variant="light"
+                    size="xs"
+                    aria-label={t("permission_groups.edit_named", { title: group.title })}
+                    onClick={() => setEditing({ mode: "edit", group })}
+                  >
+                    {t("permission_groups.edit")}
+                  </Button>
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    size="xs"
+                    aria-label={t("permission_groups.delete_named", { title: group.title })}
+                    onClick={() => setDeleting(group)}
+                  >
+                    {t("permission_groups.delete")}
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ListTable>
       ) : null}
       <PageControls pages={pages} page={page} onChange={setPage} />
       <PermissionGroupDialog editing={editing} org={org} onClose={() => setEditing(null)} />

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Paper, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Badge, Button, Group, Menu, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,6 +17,7 @@ import {
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { ListTable } from "../../ui/list-table.tsx";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageFrame, ProfileGate } from "../../ui/page-frame.tsx";
@@ -77,33 +78,27 @@ function StaffList({ profile, org }: { profile: Profile; org: OrgData }) {
       {query.isError ? <LoadError onRetry={() => void query.refetch()} /> : null}
       {query.data && query.data.results.length === 0 ? <Text c="dimmed">{t("staff.empty")}</Text> : null}
       {query.data && query.data.results.length > 0 ? (
-        <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t("staff.member")}</Table.Th>
-                  <Table.Th>{t("staff.role")}</Table.Th>
-                  <Table.Th>{t("staff.status")}</Table.Th>
-                  {manage ? <Table.Th>{t("staff.actions")}</Table.Th> : null}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {query.data.results.map((member) => (
-                  <MemberRow
-                    key={member.id}
-                    member={member}
-                    manage={manage}
-                    callerIsOwner={org.role === ROLE_OWNER}
-                    isSelf={member.userid === profile.user_id}
-                    onEdit={() => setEditing(member)}
-                    onRemove={() => setRemoving(member)}
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Paper>
+        <ListTable
+          minWidth={640}
+          headings={[
+            t("staff.member"),
+            t("staff.role"),
+            t("staff.status"),
+            ...(manage ? [t("staff.actions")] : []),
+          ]}
+        >
+          {query.data.results.map((member) => (
+            <MemberRow
+              key={member.id}
+              member={member}
+              manage={manage}
+              callerIsOwner={org.role === ROLE_OWNER}
+              isSelf={member.userid === profile.user_id}
+              onEdit={() => setEditing(member)}
+              onRemove={() => setRemoving(member)}
+            />
+          ))}
+        </ListTable>
       ) : null}
       <PageControls pages={pages} page={page} onChange={setPage} />
       {manage ? <PendingInvitationsSection orgId={org.org_id} /> : null}

@@ -6,6 +6,7 @@ import en from "../../../../public/media/i18n/en.json" with { type: "json" };
 import { makeOrg, makeProfile } from "../../../test/account-fixtures.ts";
 import { makeApp, makePreload, pageOf } from "../../../test/application-fixtures.ts";
 import { FakeXhr } from "../../../test/fake-xhr.ts";
+import { makeUsage } from "../../../test/plan-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../../test/render.tsx";
 
 const texts = en as unknown as Record<string, string>;
@@ -194,6 +195,18 @@ describe("add-app modal", () => {
     expect(
       await within(dialog).findByText(texts["PLEASE SELECT ONE OF THE ORGANIZATION"] as string),
     ).toBeTruthy();
+    expect(FakeXhr.all).toHaveLength(0);
+  });
+
+  it("where the administrator sets limits, names them at the project limit and at a full storage", async () => {
+    const usage = makeUsage({ space_used: 99.5, space_limit: 100, projects_count: 3, projects_limit: 3 });
+    serve({ "GET /api/organization/usage/?org=7": { status: 200, body: usage } });
+    const { user, dialog } = await openModal();
+    const ask = "Ask the administrator of this Tarmac instance (root@tarmac.test) to raise the limit.";
+    expect(await within(dialog).findByText(`${en.upload.project_limit_note} ${ask}`)).toBeTruthy();
+    await chooseFile(user, apk("big.apk", 2 * 1024 * 1024));
+    expect(await within(dialog).findByText(`Storage space is full. ${ask}`)).toBeTruthy();
+    expect(within(dialog).queryByText(/Please upgrade your plan/)).toBeNull();
     expect(FakeXhr.all).toHaveLength(0);
   });
 

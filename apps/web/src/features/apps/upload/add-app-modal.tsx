@@ -4,6 +4,7 @@ import { Anchor, Button, Group, Modal, SegmentedControl, Select, Stack, Text } f
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "../../../ui/alert.tsx";
+import { withWayOut } from "../../../ui/limit-way-out.ts";
 import { UploadProgress } from "../../../ui/upload-progress.tsx";
 import { DraftForm } from "./draft-form.tsx";
 import { DropZone } from "./drop-zone.tsx";
@@ -19,7 +20,7 @@ export function AddAppModal() {
   const sending = isSending(preload.phase);
   const busy = sending || flow.saving;
   const failure = flow.saveError ?? preload.error;
-  const error = messageText(failure, t);
+  const error = messageText(failure, t, flow.limitWayOut);
   const status = statusText(preload.phase, preload.progress, t, flow.processing);
   const title = app
     ? t("upload.new_version_title", { title: app.title })
@@ -67,7 +68,12 @@ export function AddAppModal() {
           </Stack>
         )}
         {!app && !flow.projectOf && flow.projectLimitReached && preload.phase === "idle" ? (
-          <Alert type="info" message={t("upload.project_limit_note")} timeout={0} dismissible={false} />
+          <Alert
+            type="info"
+            message={withWayOut(t("upload.project_limit_note"), flow.limitWayOut)}
+            timeout={0}
+            dismissible={false}
+          />
         ) : null}
         {preload.phase === "done" ? null : <DropZone disabled={busy} onFiles={flow.pickFiles} />}
         {preload.phase !== "idle" || error ? (
@@ -134,7 +140,7 @@ export function BackgroundUpload() {
       progress={preload.progress}
       fileName={preload.fileName}
       status={statusText(preload.phase, preload.progress, t)}
-      error={messageText(preload.error, t)}
+      error={messageText(preload.error, t, flow.limitWayOut)}
       onOpenAdd={() => flow.open(flow.app)}
       onCancel={flow.cancel}
     />

@@ -12,6 +12,7 @@ import {
 } from "../../../api/applications.ts";
 import { fetchUsage, planKeys } from "../../../api/plans.ts";
 import { useAlerts } from "../../../ui/alerts-provider.tsx";
+import { limitWayOut } from "../../../ui/limit-way-out.ts";
 import { UploadProgress } from "../../../ui/upload-progress.tsx";
 import { DropZone } from "./drop-zone.tsx";
 import { messageText, statusText } from "./status-text.ts";
@@ -85,7 +86,7 @@ export function ExchangeFileModal({ app, version, onClose }: ExchangeFileModalPr
   };
 
   const failure = exchange.error ? describeUploadFailure(exchange.error) : null;
-  const error = messageText(failure ?? preload.error, t);
+  const error = messageText(failure ?? preload.error, t, limitWayOut(usage.data, t));
 
   return (
     <Modal

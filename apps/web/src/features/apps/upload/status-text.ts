@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
-import type { UploadMessage } from "./upload-rules.ts";
+import { type LimitWayOut, withWayOut } from "../../../ui/limit-way-out.ts";
+import { BUILD_LIMIT, STORAGE_FULL, type UploadMessage } from "./upload-rules.ts";
 import type { PreloadPhase } from "./use-preload.ts";
 
 /** Spec §4: 'Uploading… ' and the percentage, at 100% 'GET DATA FROM FILE', then COMPLETED. */
@@ -11,6 +12,19 @@ export function statusText(phase: PreloadPhase, progress: number, t: TFunction, 
   return "";
 }
 
-export function messageText(message: UploadMessage | null, t: TFunction): string | null {
-  return message ? t(message.key, message.values) : null;
+// The spec's plan-limit messages end "Please upgrade your plan": where the instance's administrator
+// sets the limits, the fact is followed by whom to ask instead.
+const ADMINISTERED_LIMITS: Record<string, string> = {
+  [STORAGE_FULL]: "upload.storage_full",
+  [BUILD_LIMIT]: "upload.build_limit_reached",
+};
+
+export function messageText(
+  message: UploadMessage | null,
+  t: TFunction,
+  wayOut: LimitWayOut | null = null,
+): string | null {
+  if (!message) return null;
+  const fact = wayOut?.managedBy === "administrator" ? ADMINISTERED_LIMITS[message.key] : undefined;
+  return fact ? withWayOut(t(fact), wayOut) : t(message.key, message.values);
 }

@@ -16,6 +16,7 @@ import { useDashboard } from "../../../api/dashboard-context.tsx";
 import { fetchUsage, planKeys } from "../../../api/plans.ts";
 import { isAdminRole } from "../../../api/roles.ts";
 import { useAlerts } from "../../../ui/alerts-provider.tsx";
+import { type LimitWayOut, limitWayOut } from "../../../ui/limit-way-out.ts";
 import { type AppDraft, buildCreateInput, canAdd, draftFromPreload, EMPTY_DRAFT } from "./draft.ts";
 import { checkFiles, describeUploadFailure, type UploadMessage } from "./upload-rules.ts";
 import { type Preload, usePreload } from "./use-preload.ts";
@@ -39,6 +40,8 @@ export interface UploadFlow {
   canSave: boolean;
   /** Every project the plan allows exists: a new app can only join one of them. */
   projectLimitReached: boolean;
+  /** What lifts the chosen organization's limits here; null until its usage is read. */
+  limitWayOut: LimitWayOut | null;
   /** An upload kept running with the modal closed: the progress widget shows it. */
   inBackground: boolean;
   open: (app?: ApplicationRecord | null) => void;
@@ -214,6 +217,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
       "projects_limit" in orgUsage &&
       orgUsage.projects_limit > 0 &&
       orgUsage.projects_count >= orgUsage.projects_limit,
+    limitWayOut: limitWayOut(usage.data, t),
     // Any other close resets the flow to idle, so a non-idle flow with the modal closed is one
     // that kept running: it stays visible when it finishes or fails, too.
     inBackground: !opened && preload.phase !== "idle",
