@@ -69,6 +69,8 @@ describe("plans on an instance without a billing provider", () => {
     expect(usage).toMatchObject({ projects_limit: 1, user_limit: 0, space_limit: 51200 });
     const profile = (await call(owner.token, "GET", `/api/profiles/?org=${organization.id}`)).json();
     expect(JSON.stringify(profile)).toContain('"projects_limit":1');
+    // Sending the limits it already has changes nothing and writes nothing to the log.
+    expect((await patch({ limits: { projects_limit: 1, user_limit: 0 } })).statusCode).toBe(200);
     const back = await patch({ limits: { projects_limit: null } });
     expect(back.json()).toMatchObject({
       limits: { projects_limit: 25, user_limit: 0 },

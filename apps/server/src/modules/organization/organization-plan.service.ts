@@ -63,6 +63,7 @@ export class OrganizationPlanService {
   async setLimits(organizationId: number, overrides: LimitOverrides, by: ChangedBy, tx: Database) {
     const organization = await lockOrganization(tx, organizationId);
     if (!organization) return false;
+    if (sameLimits(organization.limitOverrides, overrides)) return true;
     await setLimitOverrides(tx, organizationId, overrides);
     await this.record(
       organizationId,
@@ -91,4 +92,9 @@ export class OrganizationPlanService {
     );
     return rows[0] ?? null;
   }
+}
+
+function sameLimits(left: LimitOverrides, right: LimitOverrides): boolean {
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]) as Set<keyof LimitOverrides>;
+  return [...keys].every((key) => left[key] === right[key]);
 }
