@@ -42,6 +42,8 @@ export async function buildServer() {
       "issue-admin-token": at("apps/server/src/cli/issue-admin-token.ts"),
     },
     outdir: at("apps/server/dist"),
+    // The mail layout is React (platform/mail/layout.tsx); react itself stays in node_modules.
+    jsx: "automatic",
     splitting: true,
     chunkNames: "chunks/[name]-[hash]",
     plugins: [npmPackagesExternal],

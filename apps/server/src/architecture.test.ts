@@ -21,7 +21,7 @@ function listSources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) return listSources(full);
-    return name.endsWith(".ts") && !name.endsWith(".test.ts") ? [full] : [];
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
   });
 }
 

@@ -105,7 +105,8 @@ describe("jobs and the dev outbox", () => {
     expect(page.results[0]).toMatchObject({
       to: "ops@example.test",
       subject: "Tarmac test message",
-      html: null,
+      text: expect.stringContaining("This message confirms that Tarmac can deliver mail"),
+      html: expect.stringContaining("This message confirms that Tarmac can deliver mail"),
     });
   });
 

@@ -16,6 +16,29 @@ describe("joining an organization takes the person's consent", () => {
     t.app.inject({ method, url, headers: authHeader(token), ...(payload ? { payload } : {}) });
   const invite = (token: string, payload: object) => call(token, "POST", "/api/usersinorgs/", payload);
 
+  it("mails the invitation in the organization's name, as plain text and HTML", async () => {
+    const title = `Tom & Jerry's <Lab>`;
+    const { organization, owner } = await createOrganization(t, { title });
+    const email = uniqueEmail("layout").toLowerCase();
+    expect(
+      (await invite(owner.token, { userid: email, organization: organization.id, role: 3 })).statusCode,
+    ).toBe(201);
+    const [mail] = await waitForMail(t, email);
+    const code = codeFromMail(mail as NonNullable<typeof mail>);
+    const link = `http://tarmac.test/activate/${code}`;
+    expect(mail?.subject).toBe(`You are invited to ${title} on Tarmac`);
+    expect(mail?.text).toContain(`Accept the invitation: ${link}`);
+    expect(mail?.text).toMatch(/— Tom & Jerry's <Lab> via Tarmac\n$/);
+    const escaped = "Tom &amp; Jerry&#x27;s &lt;Lab&gt;";
+    expect(mail?.html).not.toContain("<Lab>");
+    expect(mail?.html).toMatch(new RegExp(`class="mail-header"[^>]*>.*${escaped}`, "s"));
+    expect(mail?.html).toMatch(
+      new RegExp(`<a href="${link}" class="mail-button"[^>]*>.*Accept the invitation`, "s"),
+    );
+    expect(mail?.html).toContain(`If the button does not work, open this link: <a href="${link}"`);
+    expect(mail?.html).toContain(`— ${escaped} via Tarmac`);
+  });
+
   it("invites an existing person without showing or touching their account; they join only by accepting", async () => {
     const { organization, owner } = await createOrganization(t, { title: "Consent Co" });
     const team = await createTeam(t, organization.id);

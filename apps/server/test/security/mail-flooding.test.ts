@@ -69,7 +69,12 @@ describe("mail flooding", () => {
 
   it("delivers mail in batches, account mail first", async () => {
     for (let index = 0; index < 30; index += 1) {
-      await t.platform.mail.queue({ to: `bulk${index}@example.test`, subject: "Bulk", text: "x" });
+      await t.platform.mail.queue({
+        to: `bulk${index}@example.test`,
+        subject: "Bulk",
+        title: "Bulk",
+        blocks: ["x"],
+      });
     }
     const person = await createUserWithPassword(t, uniqueEmail("urgent"));
     await t.app.inject({

@@ -131,6 +131,50 @@ describe("send to testers", () => {
     expect(body.text).toMatch(/http:\/\/tarmac\.test\/getapp\/[A-Za-z0-9_-]{20,}/);
   });
 
+  it("previews exactly the mail the send delivers: same subject, text and HTML, in the organization's name", async () => {
+    const tester = (
+      await t.app.inject({
+        method: "POST",
+        url: "/api/testers/",
+        headers: as(w.manager),
+        payload: { email: "pia@example.test", app: w.app.id },
+      })
+    ).json().id;
+    const query = `app2os=${w.app.id},${iosApp.id}&apk_version=${apk.id}&testers_id=${tester}&whats_new=${encodeURIComponent("Faster & <b>bolder</b>")}`;
+    const preview = (
+      await t.app.inject({
+        url: `/api/app-teams/${w.app.id}/?emulate_email=1&${query}`,
+        headers: as(w.manager),
+      })
+    ).json() as { subject: string; text: string; html: string };
+    const response = await send(
+      {
+        app2os: [w.app.id, iosApp.id],
+        apk_version: apk.id,
+        testers_id: [tester],
+        whats_new: "Faster & <b>bolder</b>",
+      },
+      w.manager,
+    );
+    expect(response.statusCode).toBe(202);
+    const [delivered] = await waitFor(async () => {
+      const found = await outbox("pia@example.test");
+      return found.length > 0 ? found : undefined;
+    });
+    expect(delivered).toEqual({
+      ...preview,
+      to: "pia@example.test",
+      id: expect.anything(),
+      created_at: expect.any(String),
+    });
+    // Both parts, headed and signed in the organization's name; one install button per platform.
+    expect(preview.text).toContain("Faster & <b>bolder</b>");
+    expect(preview.text).toContain("— Acme Labs via Tarmac");
+    expect(preview.html).toMatch(/class="mail-header"[^>]*>.*Acme Labs/s);
+    expect(preview.html).toContain("Faster &amp; &lt;b&gt;bolder&lt;/b&gt;");
+    expect(preview.html.match(/class="mail-button"/g)).toHaveLength(2);
+  });
+
   it("offers groups, testers, members who may read the app, app mails and builds", async () => {
     const response = await t.app.inject({
       url: `/api/app-teams/${w.app.id}/?ver=${apk.id}`,

@@ -23,7 +23,8 @@ export function registerMailTestRoute(app: FastifyInstance, deps: { mail: MailQu
       const taskId = await deps.mail.queue({
         to: request.body.to,
         subject: "Tarmac test message",
-        text: "This message confirms that Tarmac can deliver mail from this instance.",
+        title: "Test message",
+        blocks: ["This message confirms that Tarmac can deliver mail from this instance."],
       });
       return reply.status(202).send({ task_id: taskId ?? "", delivery: deps.mail.mode });
     },

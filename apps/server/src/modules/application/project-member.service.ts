@@ -147,8 +147,10 @@ export class ProjectMemberService {
     if (!target) throw AppError.notFound();
     await this.deps.accounts.resendInvitation(row.userId, {
       invitedByUserId: userId,
-      organizationTitle: await this.deps.organizations.getTitle(project.organizationId),
-      organizationId: project.organizationId,
+      organization: {
+        id: project.organizationId,
+        name: await this.deps.organizations.getTitle(project.organizationId),
+      },
     });
     return { detail: "The invitation has been sent again." };
   }

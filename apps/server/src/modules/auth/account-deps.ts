@@ -1,9 +1,9 @@
 import type { Database } from "../../platform/db/client.ts";
+import type { MailContent } from "../../platform/mail/mail-content.ts";
 import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { TokenService } from "../users/token.service.ts";
 import type { UserService } from "../users/user.service.ts";
 import type { AccountHooks } from "./account-hooks.ts";
-import type { MailContent } from "./account-mail.ts";
 
 /** What the account services share: the database, people and their tokens, and mail. */
 export interface AccountDeps {
@@ -19,14 +19,8 @@ export interface AccountDeps {
  * Queues an account e-mail in the caller's transaction, so it goes out exactly when the change
  * commits, ahead of other mail: people wait on these to sign in.
  */
-export async function queueMail(
-  deps: AccountDeps,
-  tx: Database,
-  to: string,
-  mail: MailContent,
-  organizationId?: number,
-) {
-  await deps.mail.queue({ to, ...mail, ...(organizationId ? { organizationId } : {}) }, { tx, urgent: true });
+export async function queueMail(deps: AccountDeps, tx: Database, to: string, mail: MailContent) {
+  await deps.mail.queue({ to, ...mail }, { tx, urgent: true });
 }
 
 export const dayMs = 24 * 3600 * 1000;

@@ -1,78 +1,70 @@
-/** The account e-mails, in English, as plain text plus simple HTML. Links point at the web app. */
+/** The account e-mails, in English. Links point at the web app. */
 
-import { escapeHtml } from "../../platform/mail/escape-html.ts";
+import type { MailContent } from "../../platform/mail/mail-content.ts";
 
-export interface MailContent {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-function compose(subject: string, paragraphs: string[], link?: { url: string; label: string }): MailContent {
-  const textParts = [...paragraphs];
-  const htmlParts = paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`);
-  if (link) {
-    textParts.splice(1, 0, `${link.label}: ${link.url}`);
-    htmlParts.splice(1, 0, `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`);
-  }
+export function activationMail(publicUrl: string, code: string): MailContent {
   return {
-    subject,
-    text: `${textParts.join("\n\n")}\n\n— Tarmac\n`,
-    html: `<!doctype html><html><body>${htmlParts.join("")}<p>— Tarmac</p></body></html>`,
+    subject: "Activate your Tarmac account",
+    title: "Activate your account",
+    blocks: [
+      "Welcome to Tarmac. Please confirm your e-mail address to activate your account.",
+      { button: "Activate your account", url: `${publicUrl}/activate/${encodeURIComponent(code)}` },
+    ],
+    smallPrint: "The link is valid for 7 days. If you did not sign up, ignore this message.",
   };
 }
 
-export function activationMail(publicUrl: string, code: string): MailContent {
-  return compose(
-    "Activate your Tarmac account",
-    [
-      "Welcome to Tarmac. Please confirm your e-mail address to activate your account.",
-      "The link is valid for 7 days. If you did not sign up, ignore this message.",
-    ],
-    { url: `${publicUrl}/activate/${encodeURIComponent(code)}`, label: "Activate your account" },
-  );
-}
-
+/** `organization`: the invitation is to that organization, and the mail is in its name. */
 export function invitationMail(
   publicUrl: string,
   code: string,
   inviterName: string,
-  organizationTitle?: string,
+  organization?: { id: number; name: string },
 ): MailContent {
-  const where = organizationTitle ? `the organization "${organizationTitle}" on Tarmac` : "Tarmac";
-  return compose(
-    organizationTitle ? `You are invited to ${organizationTitle} on Tarmac` : "You are invited to Tarmac",
-    [
+  const where = organization ? `the organization "${organization.name}" on Tarmac` : "Tarmac";
+  return {
+    subject: organization ? `You are invited to ${organization.name} on Tarmac` : "You are invited to Tarmac",
+    ...(organization ? { organization } : {}),
+    title: organization ? `Join ${organization.name}` : "Join Tarmac",
+    blocks: [
       `${inviterName} invited you to join ${where}. Choose a password to accept the invitation.`,
-      "The link is valid for 14 days. If you did not expect this invitation, ignore this message.",
+      { button: "Accept the invitation", url: `${publicUrl}/activate/${encodeURIComponent(code)}` },
     ],
-    { url: `${publicUrl}/activate/${encodeURIComponent(code)}`, label: "Accept the invitation" },
-  );
+    smallPrint: "The link is valid for 14 days. If you did not expect this invitation, ignore this message.",
+  };
 }
 
 /** To someone who already has an account: nothing changes until they answer. */
 export function organizationInvitationMail(
   publicUrl: string,
   inviterName: string,
-  organizationTitle: string,
+  organization: { id: number; name: string },
 ): MailContent {
-  return compose(
-    `You are invited to ${organizationTitle} on Tarmac`,
-    [
-      `${inviterName} invited you to join the organization "${organizationTitle}" on Tarmac.`,
-      "Sign in with your usual account to accept or decline. Until you accept, the organization has no access to your account, and the invitation ends after 14 days.",
+  return {
+    subject: `You are invited to ${organization.name} on Tarmac`,
+    organization,
+    title: `Join ${organization.name}`,
+    blocks: [
+      `${inviterName} invited you to join the organization "${organization.name}" on Tarmac.`,
+      { button: "See the invitation", url: `${publicUrl}/dashboard/invitations` },
     ],
-    { url: `${publicUrl}/dashboard/invitations`, label: "See the invitation" },
-  );
+    smallPrint:
+      "Sign in with your usual account to accept or decline. Until you accept, the organization has no access to your account, and the invitation ends after 14 days.",
+  };
 }
 
 export function passwordResetMail(publicUrl: string, code: string): MailContent {
-  return compose(
-    "Reset your Tarmac password",
-    [
+  return {
+    subject: "Reset your Tarmac password",
+    title: "Choose a new password",
+    blocks: [
       "Someone asked to reset the password of your Tarmac account. Use the link to choose a new one.",
-      "The link is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.",
+      {
+        button: "Choose a new password",
+        url: `${publicUrl}/update-password?code=${encodeURIComponent(code)}`,
+      },
     ],
-    { url: `${publicUrl}/update-password?code=${encodeURIComponent(code)}`, label: "Choose a new password" },
-  );
+    smallPrint:
+      "The link is valid for 1 hour. If you did not ask for this, ignore this message: your password stays as it is.",
+  };
 }

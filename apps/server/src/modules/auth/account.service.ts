@@ -146,15 +146,16 @@ export class AccountService {
     tx: Database,
   ): Promise<void> {
     const inviter = await this.inviterName(tx, input.invitedByUserId);
+    const organization = { id: input.organizationId, name: input.organizationTitle };
     const mail = isPendingInvitation(user)
       ? invitationMail(
           this.deps.publicUrl,
           await this.issueCode(tx, user.id, "invitation", new Date(), input.organizationId),
           inviter,
-          input.organizationTitle,
+          organization,
         )
-      : organizationInvitationMail(this.deps.publicUrl, inviter, input.organizationTitle);
-    await queueMail(this.deps, tx, user.email, mail, input.organizationId);
+      : organizationInvitationMail(this.deps.publicUrl, inviter, organization);
+    await queueMail(this.deps, tx, user.email, mail);
   }
 
   /**
@@ -163,7 +164,7 @@ export class AccountService {
    */
   async resendInvitation(
     userId: number,
-    options: { invitedByUserId?: number; organizationTitle?: string; organizationId?: number } = {},
+    options: { invitedByUserId?: number; organization?: { id: number; name: string } } = {},
   ): Promise<void> {
     const { perRecipientPerHour, resendsPerRequesterPerHour, windowMs } = accountMailLimits;
     await enforceRateLimit(this.deps.db, `resend:to:${userId}`, perRecipientPerHour, windowMs);
@@ -182,7 +183,7 @@ export class AccountService {
   private async sendPendingLink(
     tx: Database,
     user: UserRow,
-    options: { invitedByUserId?: number; organizationTitle?: string; organizationId?: number },
+    options: { invitedByUserId?: number; organization?: { id: number; name: string } },
   ): Promise<void> {
     const now = new Date();
     if (isPendingInvitation(user)) {
@@ -190,8 +191,8 @@ export class AccountService {
       const inviter = options.invitedByUserId
         ? await this.inviterName(tx, options.invitedByUserId)
         : "A Tarmac user";
-      const mail = invitationMail(this.deps.publicUrl, code, inviter, options.organizationTitle);
-      await queueMail(this.deps, tx, user.email, mail, options.organizationId);
+      const mail = invitationMail(this.deps.publicUrl, code, inviter, options.organization);
+      await queueMail(this.deps, tx, user.email, mail);
       return;
     }
     const code = await this.issueCode(tx, user.id, "activation", now);

@@ -7,6 +7,7 @@
 import type Stripe from "stripe";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import type { MailContent } from "../../platform/mail/mail-content.ts";
 import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
@@ -178,18 +179,18 @@ export class BillingStandingService {
     organizationId: number,
     live: SubscriptionRow | null,
     graceEndsAt: Date,
-    compose: (facts: GraceMailFacts) => { subject: string; text: string },
+    compose: (facts: GraceMailFacts) => MailContent,
     tx: Database,
   ) {
     const owner = await this.deps.membership.findOwner(organizationId, tx);
     if (!owner) return;
     const plan = live?.planId ? await this.deps.plans.getPlan(live.planId, tx) : null;
     const facts: GraceMailFacts = {
-      organization: await this.deps.organizations.getTitle(organizationId, tx),
+      organization: { id: organizationId, name: await this.deps.organizations.getTitle(organizationId, tx) },
       plan: plan?.title ?? "paid",
       graceEndsAt,
       billingUrl: `${this.deps.publicUrl}/dashboard`,
     };
-    await this.deps.mail.queue({ to: owner.email, organizationId, ...compose(facts) }, { tx });
+    await this.deps.mail.queue({ to: owner.email, ...compose(facts) }, { tx });
   }
 }

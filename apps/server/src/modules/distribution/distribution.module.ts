@@ -44,6 +44,7 @@ export function createDistributionModule(
     mail: platform.mail,
     membership: deps.membership,
     appTitle: async (link) => (await core.findApp(link.organizationId, link.applicationId))?.title ?? "",
+    organizations,
     publicUrl: config.PUBLIC_URL,
   });
   const getapp = new GetappService({

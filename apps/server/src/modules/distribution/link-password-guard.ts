@@ -14,6 +14,7 @@ import {
 import type { Database } from "../../platform/db/client.ts";
 import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
 import type { DistributionRow } from "./distribution.repo.ts";
 import { installPageUrl } from "./install-links.ts";
 
@@ -37,6 +38,7 @@ export interface LinkPasswordGuardDeps {
   mail: Mail;
   membership: Pick<MembershipService, "findMemberByUser" | "findOwner">;
   appTitle: (link: DistributionRow) => Promise<string>;
+  organizations: Pick<OrganizationService, "getTitle">;
   publicUrl: string;
 }
 
@@ -69,20 +71,21 @@ export class LinkPasswordGuard {
     const recipient = creator ?? (await membership.findOwner(link.organizationId));
     if (!recipient) return;
     const title = await this.deps.appTitle(link);
-    const text = [
-      `Hello${recipient.firstName ? ` ${recipient.firstName}` : ""},`,
-      "",
-      `Someone has typed many wrong passwords on the install link of "${title}" (${installPageUrl(publicUrl, link.key)}).`,
-      "The link refuses passwords for a while now, longer each time this happens again.",
-      "",
-      "If the link's password was shared more widely than you meant, change it or delete the link",
-      `on the app's page: ${publicUrl}/dashboard/apps/${link.applicationId}`,
-    ].join("\n");
     await mail.queue({
       to: recipient.email,
       subject: `${title}: install link under attack`,
-      text,
-      organizationId: link.organizationId,
+      organization: {
+        id: link.organizationId,
+        name: await this.deps.organizations.getTitle(link.organizationId),
+      },
+      title: "Install link under attack",
+      blocks: [
+        `Hello${recipient.firstName ? ` ${recipient.firstName}` : ""},`,
+        `Someone has typed many wrong passwords on the install link of "${title}" (${installPageUrl(publicUrl, link.key)}).`,
+        "The link refuses passwords for a while now, longer each time this happens again.",
+        "If the link's password was shared more widely than you meant, change it or delete the link on the app's page.",
+        { button: "Open the app's page", url: `${publicUrl}/dashboard/apps/${link.applicationId}` },
+      ],
     });
   }
 }

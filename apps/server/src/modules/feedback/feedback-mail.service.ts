@@ -4,9 +4,11 @@ import { countInWindow, takeCount } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { JobDefinition } from "../../platform/jobs/define-job.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import type { MailContent } from "../../platform/mail/mail-content.ts";
 import type { Mail } from "../../platform/mail/mail-queue.ts";
 import type { ApplicationRow, ApplicationService } from "../application/application.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
 import { roles } from "../organization/roles.ts";
 import type { UserService } from "../users/user.service.ts";
 
@@ -48,6 +50,7 @@ export class FeedbackMailService {
       mail: Mail;
       applications: Pick<ApplicationService, "findApp">;
       membership: MembershipService;
+      organizations: Pick<OrganizationService, "getTitle">;
       users: UserService;
       publicUrl: string;
     },
@@ -81,44 +84,50 @@ export class FeedbackMailService {
       if (count === 0) return;
       const app = await this.deps.applications.findApp(payload.organizationId, payload.applicationId, tx);
       if (!app) return;
-      const text = [
-        `${count} more ${count === 1 ? "report" : "reports"} arrived for ${app.title} in the last hour.`,
-        `Only the first ${mailedReportsPerHour} reports of an hour are mailed one by one.`,
-        "",
-        `Read them in Tarmac, on the app's Feedback tab: ${this.deps.publicUrl}/dashboard/apps/${app.id}`,
-      ].join("\n");
-      const subject = `${app.title}: ${count} more feedback ${count === 1 ? "report" : "reports"}`;
-      await this.mailOwnersAndAdmins(app, subject, text, tx);
+      const reports = count === 1 ? "report" : "reports";
+      await this.mailOwnersAndAdmins(app, tx, {
+        subject: `${app.title}: ${count} more feedback ${reports}`,
+        title: `${count} more feedback ${reports}`,
+        blocks: [
+          `${count} more ${reports} arrived for ${app.title} in the last hour.`,
+          `Only the first ${mailedReportsPerHour} reports of an hour are mailed one by one. Read them in Tarmac, on the app's Feedback tab.`,
+          { button: "Read the reports", url: `${this.deps.publicUrl}/dashboard/apps/${app.id}` },
+        ],
+      });
     });
   }
 
   private async mailReport(app: ApplicationRow, report: MailedReport, tx: Database): Promise<void> {
-    const text = [
-      `New ${report.tag} report for ${app.title}${report.build_version ? ` ${report.build_version}` : ""}:`,
-      "",
-      report.description || "(no description)",
-      "",
-      `Device: ${[report.device_name, report.system_version].filter(Boolean).join(", ") || "unknown"}`,
-      ...(report.email ? [`From: ${report.email}`] : []),
-      "",
-      `Open it in Tarmac: ${this.deps.publicUrl}/dashboard/feedback/${report.id}`,
-    ].join("\n");
-    await this.mailOwnersAndAdmins(app, `${app.title}: new ${report.tag} report`, text, tx);
+    const device = [report.device_name, report.system_version].filter(Boolean).join(", ") || "unknown";
+    await this.mailOwnersAndAdmins(app, tx, {
+      subject: `${app.title}: new ${report.tag} report`,
+      title: `New ${report.tag} report for ${app.title}${report.build_version ? ` ${report.build_version}` : ""}`,
+      blocks: [
+        report.description || "(no description)",
+        [`Device: ${device}`, ...(report.email ? [`From: ${report.email}`] : [])].join("\n"),
+        { button: "Open it in Tarmac", url: `${this.deps.publicUrl}/dashboard/feedback/${report.id}` },
+      ],
+    });
   }
 
   /** Through the organization's mail server when it has one. */
-  private async mailOwnersAndAdmins(app: ApplicationRow, subject: string, text: string, tx: Database) {
+  private async mailOwnersAndAdmins(
+    app: ApplicationRow,
+    tx: Database,
+    mail: Omit<MailContent, "organization">,
+  ) {
     const ids = await this.deps.membership.listUserIdsWithRoles(
       app.organizationId,
       [roles.owner, roles.admin],
       tx,
     );
     const people = await this.deps.users.summaries(ids, tx);
+    const organization = {
+      id: app.organizationId,
+      name: await this.deps.organizations.getTitle(app.organizationId, tx),
+    };
     for (const person of people.values()) {
-      await this.deps.mail.queue(
-        { to: person.email, subject, text, organizationId: app.organizationId },
-        { tx },
-      );
+      await this.deps.mail.queue({ to: person.email, organization, ...mail }, { tx });
     }
   }
 }

@@ -37,6 +37,7 @@ export function createFeedbackModule(
     mail: platform.mail,
     applications: deps.applications,
     membership: deps.membership,
+    organizations: deps.organizations,
     users: deps.users,
     publicUrl,
   });

@@ -23,6 +23,7 @@ export function createMailServerModule(platform: Platform, deps: UsersServices &
   const mailServers = new MailServerService({
     db,
     membership: deps.membership,
+    organizations: deps.organizations,
     users: deps.users,
     box,
     allowPrivateTargets,

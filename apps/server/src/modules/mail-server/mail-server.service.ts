@@ -2,8 +2,10 @@ import type { MailServer, MailServerInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { renderMail } from "../../platform/mail/render-mail.ts";
 import { describeNetworkFailure, privateAddressMessage } from "../../platform/net/network-errors.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
 import type { UserService } from "../users/user.service.ts";
 import { can, type MailServerAction } from "./mail-server.policy.ts";
 import { findMailServer, type MailServerRow, saveMailServer } from "./mail-server.repo.ts";
@@ -13,6 +15,7 @@ import { OrganizationSmtpMailer, openSmtpTransport, type SmtpConnection } from "
 export interface MailServerDeps {
   db: Database;
   membership: MembershipService;
+  organizations: Pick<OrganizationService, "getTitle">;
   users: UserService;
   box: SecretBox;
   allowPrivateTargets: boolean;
@@ -96,11 +99,15 @@ export class MailServerService {
         await openSmtpTransport(connection, this.deps.allowPrivateTargets),
         connection,
       );
-      await mailer.send({
-        to: me.email,
+      const mail = await renderMail({
         subject: "Tarmac: test mail through your mail server",
-        text: `This message went through ${row.host}:${row.port}. Mail about your organization now leaves this way${row.enabled ? "" : " once the mail server is enabled"}.`,
+        organization: { id: organizationId, name: await this.deps.organizations.getTitle(organizationId) },
+        title: "Test mail",
+        blocks: [
+          `This message went through ${row.host}:${row.port}. Mail about your organization now leaves this way${row.enabled ? "" : " once the mail server is enabled"}.`,
+        ],
       });
+      await mailer.send({ to: me.email, ...mail });
     } catch (error) {
       throw AppError.badRequest(describeNetworkFailure(error) ?? serverSaid(error));
     } finally {

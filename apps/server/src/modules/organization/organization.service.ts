@@ -179,22 +179,22 @@ export class OrganizationService {
       const organization = await findOrganizationById(tx, organizationId);
       const owner = await membership.findOwner(organizationId, tx);
       if (!organization || !owner) return false;
-      const text = [
-        `Hello${owner.firstName ? ` ${owner.firstName}` : ""},`,
-        "",
-        `The organization "${organization.title}" has reached a critical level of its plan:`,
-        `storage ${usage.space_used} MB of ${usage.space_limit || "unlimited"} MB,`,
-        `builds ${usage.builds_count} of ${usage.build_limit || "unlimited"}.`,
-        "",
-        `Uploads will fail once a limit is reached. ${this.deps.plans.limitAdvice()}`,
-        `${publicUrl}/dashboard/organization/plan`,
-      ].join("\n");
       await mail.queue(
         {
           to: owner.email,
           subject: `${organization.title}: plan limit almost reached`,
-          text,
-          organizationId,
+          organization: { id: organizationId, name: organization.title },
+          title: "Plan limit almost reached",
+          blocks: [
+            `Hello${owner.firstName ? ` ${owner.firstName}` : ""},`,
+            [
+              `The organization "${organization.title}" has reached a critical level of its plan:`,
+              `storage ${usage.space_used} MB of ${usage.space_limit || "unlimited"} MB,`,
+              `builds ${usage.builds_count} of ${usage.build_limit || "unlimited"}.`,
+            ].join("\n"),
+            `Uploads will fail once a limit is reached. ${this.deps.plans.limitAdvice()}`,
+            { button: "See the plan", url: `${publicUrl}/dashboard/organization/plan` },
+          ],
         },
         { tx },
       );

@@ -16,6 +16,7 @@ import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import { type RenderedMail, renderMail } from "../../platform/mail/render-mail.ts";
 import type { ApplicationRow } from "../application/application.service.ts";
 import type { ReleaseService } from "../application/release.service.ts";
 import type { DistributionService } from "../distribution/distribution.service.ts";
@@ -218,13 +219,14 @@ export class SendBuildsService {
     return [...new Set(addresses)];
   }
 
+  /** The mail exactly as it is sent: the preview shows what this returns, and the jobs send it. */
   private async compose(
     tx: Database,
     userId: number,
     app: ApplicationRow,
     plan: Plan,
     input: SendToTestersInput,
-  ) {
+  ): Promise<RenderedMail> {
     const builds: OfferedBuild[] = [];
     for (const build of plan.builds) {
       const link = await this.deps.appLinks.ensureAppLink(build.app, tx);
@@ -238,14 +240,20 @@ export class SendBuildsService {
     }
     const sender = input.is_system ? null : await this.deps.users.findById(userId, tx);
     const senderName = sender ? displayName(sender) : null;
-    return composeTesterMail({
-      organizationTitle: await this.deps.organizations.getTitle(app.organizationId, tx),
-      appTitle: app.title,
-      senderName,
-      builds,
-      whatsNew: input.whats_new.trim(),
-      showTutorial: input.is_show_tutorial,
-      inStore: input.is_integrated_to_store,
-    });
+    const organization = {
+      id: app.organizationId,
+      name: await this.deps.organizations.getTitle(app.organizationId, tx),
+    };
+    return renderMail(
+      composeTesterMail({
+        organization,
+        appTitle: app.title,
+        senderName,
+        builds,
+        whatsNew: input.whats_new.trim(),
+        showTutorial: input.is_show_tutorial,
+        inStore: input.is_integrated_to_store,
+      }),
+    );
   }
 }

@@ -1,6 +1,5 @@
-/** The "new build to test" e-mail, in English, as plain text plus simple HTML. */
-import { escapeHtml } from "../../platform/mail/escape-html.ts";
-import type { MailContent } from "../auth/account-mail.ts";
+/** The "new build to test" e-mail, in English. */
+import type { MailBlock, MailContent } from "../../platform/mail/mail-content.ts";
 
 export interface OfferedBuild {
   platform: string;
@@ -11,7 +10,8 @@ export interface OfferedBuild {
 }
 
 export interface TesterMailInput {
-  organizationTitle: string;
+  /** The mail is sent in the organization's name. */
+  organization: { id: number; name: string };
   appTitle: string;
   /** Who sent it; null for a system notice sent in the organization's name. */
   senderName: string | null;
@@ -45,51 +45,32 @@ function versionText(build: OfferedBuild): string {
 export function composeTesterMail(input: TesterMailInput): MailContent {
   const versions = input.builds.map((b) => versionText(b));
   const subject = `${input.appTitle} ${[...new Set(versions)].join(", ")} is ready to test`.slice(0, 300);
+  const organizationTitle = input.organization.name;
   const intro = input.senderName
-    ? `${input.senderName} of ${input.organizationTitle} invites you to test a new build of ${input.appTitle}.`
-    : `${input.organizationTitle} has a new build of ${input.appTitle} for you to test.`;
-  const lines = input.builds.map(
-    (b) => `${platformNames[b.platform] ?? b.platform}: ${b.appTitle} ${versionText(b)}`,
-  );
+    ? `${input.senderName} of ${organizationTitle} invites you to test a new build of ${input.appTitle}.`
+    : `${organizationTitle} has a new build of ${input.appTitle} for you to test.`;
   const tutorial = input.showTutorial
     ? [...new Set(input.builds.map((b) => b.platform))]
         .map((p) => tutorials[p])
         .filter((t): t is string => !!t)
     : [];
-  const store = input.inStore
-    ? "This build is also published to the store, where it can be installed the usual way."
-    : "";
-
-  const text = [
+  const blocks: MailBlock[] = [
     intro,
-    lines.map((line, i) => `${line}\n${input.builds[i]?.url}`).join("\n\n"),
-    input.whatsNew ? `What's new:\n${input.whatsNew}` : "",
-    tutorial.length > 0 ? `How to install:\n${tutorial.map((t) => `- ${t}`).join("\n")}` : "",
-    store,
-    "If you did not expect this message, ignore it.",
-  ].filter(Boolean);
-
-  const html = [
-    `<p>${escapeHtml(intro)}</p>`,
-    `<ul>${input.builds
-      .map(
-        (b, i) =>
-          `<li>${escapeHtml(lines[i] ?? "")}: <a href="${escapeHtml(b.url)}">Install ${escapeHtml(versionText(b))}</a></li>`,
-      )
-      .join("")}</ul>`,
-    input.whatsNew
-      ? `<p><strong>What's new</strong></p><p>${escapeHtml(input.whatsNew).replaceAll("\n", "<br>")}</p>`
-      : "",
-    tutorial.length > 0
-      ? `<p><strong>How to install</strong></p><ul>${tutorial.map((t) => `<li>${escapeHtml(t)}</li>`).join("")}</ul>`
-      : "",
-    store ? `<p>${escapeHtml(store)}</p>` : "",
-    "<p>If you did not expect this message, ignore it.</p>",
-  ].filter(Boolean);
-
+    ...input.builds.map((b) => ({
+      button: `Install ${b.appTitle} ${versionText(b)} for ${platformNames[b.platform] ?? b.platform}`,
+      url: b.url,
+    })),
+  ];
+  if (input.whatsNew) blocks.push({ heading: "What's new", text: input.whatsNew });
+  if (tutorial.length > 0) blocks.push({ heading: "How to install", items: tutorial });
+  if (input.inStore) {
+    blocks.push("This build is also published to the store, where it can be installed the usual way.");
+  }
   return {
     subject,
-    text: `${text.join("\n\n")}\n\n— ${input.organizationTitle} via Tarmac\n`,
-    html: `<!doctype html><html><body>${html.join("")}<p>— ${escapeHtml(input.organizationTitle)} via Tarmac</p></body></html>`,
+    organization: input.organization,
+    title: `A new build of ${input.appTitle} to test`,
+    blocks,
+    smallPrint: "If you did not expect this message, ignore it.",
   };
 }

@@ -33,8 +33,10 @@ export class StaffActionsService {
     assertAllowed(actor, "staff:resend-invitation", { targetRole: row.role });
     await this.deps.accounts.resendInvitation(row.userId, {
       invitedByUserId: actorUserId,
-      organizationTitle: await this.deps.organizations.getTitle(row.organizationId),
-      organizationId: row.organizationId,
+      organization: {
+        id: row.organizationId,
+        name: await this.deps.organizations.getTitle(row.organizationId),
+      },
     });
     return { detail: "The invitation has been sent again." };
   }

@@ -3,6 +3,7 @@ import type { MailQueue } from "../../platform/mail/mail-queue.ts";
 import type { RoutedStorage } from "../../platform/storage/routed-storage.ts";
 import type { OrganizationStorage, StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
+import type { OrganizationService } from "../organization/organization.service.ts";
 import { claimRefusalNotice, findActiveLocation } from "./storage.repo.ts";
 
 /**
@@ -15,6 +16,7 @@ export class OrganizationStorageResolver implements StorageResolver {
       db: Database;
       storage: RoutedStorage;
       membership: MembershipService;
+      organizations: Pick<OrganizationService, "getTitle">;
       mail: MailQueue;
       publicUrl: string;
     },
@@ -36,21 +38,17 @@ export class OrganizationStorageResolver implements StorageResolver {
     const owner = await this.deps.membership.findOwner(organizationId);
     if (!owner) return;
     const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0]?.slice(0, 300);
-    const text = [
-      `Hello${owner.firstName ? ` ${owner.firstName}` : ""},`,
-      "",
-      "An upload to your organization failed because its own storage refused to store the file:",
-      reason ?? "",
-      "",
-      "Nothing was stored. Check the bucket, its permissions and the keys in the organization's",
-      `storage settings at ${this.deps.publicUrl}/dashboard/organization/storage, or switch back to`,
-      "the instance's storage there.",
-    ].join("\n");
     await this.deps.mail.queue({
       to: owner.email,
       subject: "Uploads are failing: check your custom storage",
-      text,
-      organizationId,
+      organization: { id: organizationId, name: await this.deps.organizations.getTitle(organizationId) },
+      title: "Uploads are failing",
+      blocks: [
+        `Hello${owner.firstName ? ` ${owner.firstName}` : ""},`,
+        `An upload to your organization failed because its own storage refused to store the file:\n${reason ?? ""}`,
+        "Nothing was stored. Check the bucket, its permissions and the keys in the organization's storage settings, or switch back to the instance's storage there.",
+        { button: "Open the storage settings", url: `${this.deps.publicUrl}/dashboard/organization/storage` },
+      ],
     });
   }
 }

@@ -29,7 +29,7 @@ export async function probeStorage(
     await driver.delete(key);
     if (!middle.equals(bytes.subarray(10, 20))) {
       // Random bytes were written: text coming back is a web server answering anything with 200.
-      if (fields.endpoint && /^[\x09\x0a\x0d\x20-\x7e]*$/.test(middle.toString("latin1"))) {
+      if (fields.endpoint && /^[\t\n\r\x20-\x7e]*$/.test(middle.toString("latin1"))) {
         return { field: fields.endpoint, message: notS3Message };
       }
       return { field: fields.bucket, message: "The bucket answered a range read with the wrong bytes." };

@@ -55,6 +55,7 @@ export function createStorageModule(platform: Platform, deps: OrganizationServic
     db,
     storage: platform.storage,
     membership: deps.membership,
+    organizations: deps.organizations,
     mail: platform.mail,
     publicUrl: config.PUBLIC_URL,
   });

@@ -2,9 +2,11 @@ import type { Database } from "../db/client.ts";
 import type { JobQueue } from "../jobs/job-queue.ts";
 import type { PersonalDataSection } from "../personal-data.ts";
 import { createMailJobs, type MailJobs } from "./mail.jobs.ts";
-import type { Mailer, MailMessage } from "./mailer.ts";
+import type { MailContent } from "./mail-content.ts";
+import type { Mailer } from "./mailer.ts";
 import { MailRouter } from "./organization-mailers.ts";
 import { listOutboxTo } from "./outbox.repo.ts";
+import { renderMail } from "./render-mail.ts";
 
 export interface QueueOptions {
   tx?: Database;
@@ -12,10 +14,13 @@ export interface QueueOptions {
   urgent?: boolean;
 }
 
-/** How modules send mail: always through a job, queued in the caller's transaction when given. */
+/**
+ * How modules send mail: always through a job, queued in the caller's transaction when given.
+ * Every mail is rendered in the one layout, as plain text and HTML; a mail in an organization's
+ * name leaves through that organization's own mail server when it has one.
+ */
 export interface Mail {
-  /** `organizationId`: the mail is about that organization (its own mail server sends it). */
-  queue(message: MailMessage & { organizationId?: number }, options?: QueueOptions): Promise<string | null>;
+  queue(message: { to: string } & MailContent, options?: QueueOptions): Promise<string | null>;
 }
 
 const urgentPriority = 10;
@@ -35,10 +40,12 @@ export class MailQueue implements Mail {
     return this.deps.mailer.mode;
   }
 
-  queue(
-    message: MailMessage & { organizationId?: number },
+  async queue(
+    { to, ...content }: { to: string } & MailContent,
     options: QueueOptions = {},
   ): Promise<string | null> {
+    const organizationId = content.organization?.id;
+    const message = { to, ...(await renderMail(content)), ...(organizationId ? { organizationId } : {}) };
     return this.deps.queue.send(this.jobs.send, message, {
       ...(options.tx ? { tx: options.tx } : {}),
       ...(options.urgent ? { priority: urgentPriority } : {}),

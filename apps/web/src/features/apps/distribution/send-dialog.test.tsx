@@ -41,7 +41,11 @@ describe("send to testers", () => {
     const calls = serveDistribution({
       [`GET ${PREVIEW_URL}`]: {
         status: 200,
-        body: { subject: "Rocket 1.2.0 is ready to test", html: "<p>Install</p>", text: "Install" },
+        body: {
+          subject: "Rocket 1.2.0 is ready to test",
+          html: "<p>Install</p>",
+          text: "Install Rocket 1.2.0 for Android: http://tarmac.test/getapp/k",
+        },
       },
       "POST /api/app-teams/1/": { status: 202, body: { batch_id: "b2", recipients: 3 } },
     });
@@ -68,7 +72,17 @@ describe("send to testers", () => {
 
     await user.click(within(dialog).getByRole("button", { name: "Preview" }));
     expect(await within(dialog).findByText("Subject: Rocket 1.2.0 is ready to test")).toBeTruthy();
-    expect(within(dialog).getByTitle("Mail preview").getAttribute("sandbox")).toBe("");
+    const frame = within(dialog).getByTitle("Mail preview");
+    expect(frame.getAttribute("sandbox")).toBe("");
+    expect(frame.getAttribute("srcdoc")).toBe("<p>Install</p>");
+    // The plain-text part, as mail clients without HTML show it.
+    await user.click(within(dialog).getByText("Plain text"));
+    expect(
+      within(dialog).getByText("Install Rocket 1.2.0 for Android: http://tarmac.test/getapp/k"),
+    ).toBeTruthy();
+    expect(within(dialog).queryByTitle("Mail preview")).toBeNull();
+    await user.click(within(dialog).getByText("Formatted"));
+    expect(within(dialog).getByTitle("Mail preview")).toBeTruthy();
 
     await user.click(within(dialog).getByRole("button", { name: "Send (3)" }));
     expect(await screen.findByText("The mail is on its way to 3 recipients.")).toBeTruthy();

@@ -4,8 +4,10 @@ import {
   Box,
   Button,
   Checkbox,
+  Code,
   Group,
   Modal,
+  SegmentedControl,
   Select,
   Stack,
   Switch,
@@ -194,21 +196,42 @@ function SendPicker({ appId, data, whatsNew, onClose }: SendFormProps) {
   );
 }
 
-/** The mail as the recipients will get it; the HTML runs in a sandbox with no scripts. */
+/**
+ * The mail as the recipients will get it: the server answers the very HTML and text it sends.
+ * The HTML runs in a sandbox with no scripts; the plain text is what mail clients without HTML show.
+ */
 function MailPreview({ preview }: { preview: TesterMailPreview }) {
   const { t } = useTranslation();
+  const [part, setPart] = useState<"html" | "text">("html");
   return (
     <Stack gap="xs" component="section" aria-label={t("send.preview_title")}>
-      <Text fw={600}>{t("send.subject", { subject: preview.subject })}</Text>
-      <Box
-        component="iframe"
-        title={t("send.preview_title")}
-        sandbox=""
-        srcDoc={preview.html}
-        w="100%"
-        h={320}
-        style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 8 }}
-      />
+      <Group justify="space-between" gap="sm" wrap="wrap">
+        <Text fw={600}>{t("send.subject", { subject: preview.subject })}</Text>
+        <SegmentedControl
+          size="xs"
+          value={part}
+          onChange={(value) => setPart(value === "text" ? "text" : "html")}
+          data={[
+            { value: "html", label: t("send.preview_html") },
+            { value: "text", label: t("send.preview_text") },
+          ]}
+        />
+      </Group>
+      {part === "html" ? (
+        <Box
+          component="iframe"
+          title={t("send.preview_title")}
+          sandbox=""
+          srcDoc={preview.html}
+          w="100%"
+          h={420}
+          style={{ border: "1px solid var(--mantine-color-gray-3)", borderRadius: 8 }}
+        />
+      ) : (
+        <Code block aria-label={t("send.preview_text")} style={{ whiteSpace: "pre-wrap", maxHeight: 420 }}>
+          {preview.text}
+        </Code>
+      )}
     </Stack>
   );
 }
