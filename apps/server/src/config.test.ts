@@ -2,13 +2,12 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../test/helpers/temp-dirs.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-
-const tempDir = () => mkdtempSync(path.join(os.tmpdir(), "tarmac-config-"));
 
 describe("loadConfig", () => {
   it("applies the documented defaults", () => {
-    const dir = tempDir();
+    const dir = tempDir("config");
     const config = loadConfig({ DATA_DIR: dir });
     expect(config.PORT).toBe(3000);
     expect(config.PUBLIC_URL).toBe("http://localhost:3000");
@@ -19,7 +18,7 @@ describe("loadConfig", () => {
   });
 
   it("generates SECRET_KEY once, keeps it in DATA_DIR readable only by the owner", () => {
-    const dir = tempDir();
+    const dir = tempDir("config");
     const first = loadConfig({ DATA_DIR: dir }).SECRET_KEY;
     expect(first).toMatch(/^[0-9a-f]{64}$/);
     expect(loadConfig({ DATA_DIR: dir }).SECRET_KEY).toBe(first);
@@ -28,14 +27,17 @@ describe("loadConfig", () => {
   });
 
   it("prefers an explicit SECRET_KEY and treats empty values as unset", () => {
-    const config = loadConfig({ DATA_DIR: tempDir(), SECRET_KEY: "k".repeat(40), DATABASE_URL: "" });
+    const config = loadConfig({ DATA_DIR: tempDir("config"), SECRET_KEY: "k".repeat(40), DATABASE_URL: "" });
     expect(config.SECRET_KEY).toBe("k".repeat(40));
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
   it("parses process roles", () => {
-    expect(loadConfig({ DATA_DIR: tempDir(), ROLES: "worker" }).ROLES).toEqual(["worker"]);
-    expect(loadConfig({ DATA_DIR: tempDir(), ROLES: " web , worker " }).ROLES).toEqual(["web", "worker"]);
+    expect(loadConfig({ DATA_DIR: tempDir("config"), ROLES: "worker" }).ROLES).toEqual(["worker"]);
+    expect(loadConfig({ DATA_DIR: tempDir("config"), ROLES: " web , worker " }).ROLES).toEqual([
+      "web",
+      "worker",
+    ]);
   });
 
   it.each([
@@ -49,7 +51,7 @@ describe("loadConfig", () => {
   ])("rejects %o with one line naming the variable", (env, message) => {
     let error: unknown;
     try {
-      loadConfig({ DATA_DIR: tempDir(), ...env });
+      loadConfig({ DATA_DIR: tempDir("config"), ...env });
     } catch (caught) {
       error = caught;
     }
@@ -59,7 +61,7 @@ describe("loadConfig", () => {
   });
 
   it("stops with one line naming what an object storage driver is missing", () => {
-    const base = { DATA_DIR: tempDir(), SECRET_KEY: "k".repeat(40) };
+    const base = { DATA_DIR: tempDir("config"), SECRET_KEY: "k".repeat(40) };
     const problem = (env: Record<string, string>) => {
       try {
         loadConfig({ ...base, ...env });

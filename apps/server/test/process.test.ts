@@ -9,9 +9,10 @@ import {
   waitForHealth,
   waitForOutput,
 } from "./helpers/server-process.ts";
+import { tempDir } from "./helpers/temp-dirs.ts";
 
 const baseEnv = () => ({
-  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tarmac-proc-")),
+  DATA_DIR: tempDir("proc"),
   ADMIN_EMAILS: "root@tarmac.test",
   DATABASE_URL: "",
 });

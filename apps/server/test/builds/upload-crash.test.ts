@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { openPglite } from "../../src/platform/db/client.ts";
 import { freePort, issueAdminToken, startServer, waitForHealth } from "../helpers/server-process.ts";
 import { preloads, versions } from "../helpers/tables.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 const totalBytes = 200 * 1024 * 1024;
 const chunk = Buffer.alloc(1024 * 1024, 0x5a);
@@ -64,11 +65,11 @@ function beginUpload(url: string, token: string, organizationId: number) {
 describe("a server killed during an upload", () => {
   it("leaves no row, and the next start sweeps the partial file", async () => {
     const env = {
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tarmac-crash-")),
+      DATA_DIR: tempDir("crash"),
       ADMIN_EMAILS: "root@tarmac.test",
       DATABASE_URL: "",
     };
-    const tempDir = path.join(env.DATA_DIR, "storage", ".tmp");
+    const partialsDir = path.join(env.DATA_DIR, "storage", ".tmp");
     const token = issueAdminToken(env, "root@tarmac.test");
     const port = String(await freePort());
 
@@ -85,7 +86,7 @@ describe("a server killed during an upload", () => {
     const upload = beginUpload(first.url, token, organizationId);
     // Midway: a partial file of tens of megabytes sits in the driver's temporary folder.
     await until(
-      () => partFiles(tempDir).some((file) => file.size > 20 * 1024 * 1024),
+      () => partFiles(partialsDir).some((file) => file.size > 20 * 1024 * 1024),
       120_000,
       "a partial write",
     );
@@ -93,12 +94,12 @@ describe("a server killed during an upload", () => {
     expect((await first.exited).signal).toBe("SIGKILL");
     upload.req.destroy();
     expect(upload.written()).toBeLessThan(totalBytes);
-    expect(partFiles(tempDir).length).toBeGreaterThan(0);
+    expect(partFiles(partialsDir).length).toBeGreaterThan(0);
 
     // Grace 0: whatever the crash left is old enough to go at once.
     const second = startServer({ ...env, PORT: port, STORAGE_SWEEP_GRACE_SECONDS: "0" });
     await waitForHealth(second, 120_000);
-    await until(() => partFiles(tempDir).length === 0, 90_000, "the sweep of .tmp");
+    await until(() => partFiles(partialsDir).length === 0, 90_000, "the sweep of .tmp");
     const apps = await fetch(`${second.url}/api/applications/?org=${organizationId}`, {
       headers: { authorization: `Token ${token}` },
     });

@@ -18,6 +18,7 @@ import { type AzurePeer, startAzurePeer } from "../helpers/azure-peer.ts";
 import { type FakeGcs, startFakeGcs } from "../helpers/fake-gcs.ts";
 import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
 import { describeStorageContract } from "../helpers/storage-contract.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 const links = new ProxyLinks(new UrlSigner("d".repeat(40)), "http://tarmac.test", null);
 const direct: DriverContext = { links, proxyDownloads: false };
@@ -56,7 +57,7 @@ beforeAll(async () => {
   };
   gcs = await startFakeGcs({ bucket: "contract", clientEmail: account.client_email, privateKeyPem });
   account.token_uri = `${gcs.url}/token`;
-  drivers.local = new LocalStorageDriver(mkdtempSync(path.join(os.tmpdir(), "tarmac-contract-")), links);
+  drivers.local = new LocalStorageDriver(tempDir("contract"), links);
   drivers.s3 = new S3StorageDriver(s3Settings("tarmac/"), direct);
   drivers.azure = new AzureStorageDriver(
     { kind: "azure", connectionString: azure.connectionString, container: "contract", prefix: "tarmac/" },

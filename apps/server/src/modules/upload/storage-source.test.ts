@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { InspectError } from "@tarmac/inspector";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/temp-dirs.ts";
 import { LocalStorageDriver } from "../../platform/storage/local-driver.ts";
 import { ProxyLinks } from "../../platform/storage/proxy-links.ts";
 import { UrlSigner } from "../../platform/storage/signed-url.ts";
@@ -13,7 +14,7 @@ import { storageSource } from "./storage-source.ts";
 describe("storageSource", () => {
   it("reads any range across block boundaries, in few storage reads", async () => {
     const driver = new LocalStorageDriver(
-      mkdtempSync(path.join(os.tmpdir(), "tarmac-source-")),
+      tempDir("source"),
       new ProxyLinks(new UrlSigner("k".repeat(40)), "http://x.test", null),
     );
     const data = randomBytes(700_000);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/temp-dirs.ts";
 import { LocalStorageDriver } from "./local-driver.ts";
 import { ProxyLinks } from "./proxy-links.ts";
 import { UrlSigner } from "./signed-url.ts";
@@ -15,7 +16,7 @@ let driver: LocalStorageDriver;
 const signer = new UrlSigner("s".repeat(40));
 
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), "tarmac-storage-"));
+  root = tempDir("storage");
   driver = new LocalStorageDriver(root, new ProxyLinks(signer, "http://files.test", null));
 });
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/helpers/temp-dirs.ts";
 import { LocalStorageDriver } from "./local-driver.ts";
 import { qualifiedKey, splitKey } from "./location-keys.ts";
 import { ProxyLinks } from "./proxy-links.ts";
@@ -12,10 +13,7 @@ import { UrlSigner } from "./signed-url.ts";
 
 const signer = new UrlSigner("r".repeat(40));
 const local = (location: number | null) =>
-  new LocalStorageDriver(
-    mkdtempSync(path.join(os.tmpdir(), "tarmac-routed-")),
-    new ProxyLinks(signer, "http://files.test", location),
-  );
+  new LocalStorageDriver(tempDir("routed"), new ProxyLinks(signer, "http://files.test", location));
 
 describe("location-qualified keys", () => {
   it("name a location, and plain keys the instance's storage", () => {
