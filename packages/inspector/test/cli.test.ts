@@ -1,13 +1,14 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const bin = fileURLToPath(new URL("../bin/tarmac-inspect.mjs", import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/windows/${name}`, import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), "tarmac-inspect-cli-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface Run {
   code: number;

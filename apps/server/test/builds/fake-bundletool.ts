@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { tempDir } from "../helpers/temp-dirs.ts";
 
 /**
  * Compiles a stand-in for bundletool with javac: `build-apks --mode=universal` writes an .apks
@@ -9,7 +10,7 @@ import path from "node:path";
  * It also insists that passwords come as files, never on the command line.
  */
 export function compileFakeBundletool(options: { fail?: boolean } = {}): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "tarmac-bundletool-"));
+  const dir = tempDir("bundletool");
   const classes = path.join(dir, "classes");
   mkdirSync(classes);
   const source = `

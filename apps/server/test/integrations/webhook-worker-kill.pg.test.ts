@@ -12,6 +12,7 @@ import {
   waitForHealth,
   waitForOutput,
 } from "../helpers/server-process.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 import { WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
@@ -40,7 +41,7 @@ describe("webhook delivery across worker crashes", () => {
         ALLOW_PRIVATE_NETWORK_TARGETS: "true",
         WEBHOOK_TIMEOUT_SECONDS: "2",
       };
-      const own = () => ({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tarmac-hooks-")) });
+      const own = () => ({ DATA_DIR: tempDir("hooks") });
       const token = issueAdminToken({ ...shared, ...own() }, "root@tarmac.test");
       const port = String(await freePort());
       const web = startServer({

@@ -12,6 +12,7 @@ import {
   startServer,
   waitForHealth,
 } from "../helpers/server-process.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 // Several processes sharing one database need PostgreSQL: *.pg.test.ts files run only in the
@@ -51,7 +52,7 @@ describe("web and worker processes sharing only PostgreSQL and a bucket", () => 
         S3_SECRET_ACCESS_KEY: s3PeerCredentials.secretAccessKey,
       };
       // No shared disk: every process has its own data directory.
-      const own = () => ({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "tarmac-node-")) });
+      const own = () => ({ DATA_DIR: tempDir("node") });
       const token = issueAdminToken({ ...shared, ...own() }, "root@tarmac.test");
       for (const roles of ["web", "web", "worker"]) {
         const port = String(await freePort());
