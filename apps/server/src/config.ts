@@ -21,6 +21,9 @@ const roleList = z
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
+  /** Prometheus's `GET /metrics`, on a listener of its own; 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z

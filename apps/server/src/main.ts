@@ -1,15 +1,37 @@
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { createModules } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { loggerOptions } from "./http/logging.ts";
 import { DatabaseUnavailableError } from "./platform/db/client.ts";
-import { closePlatform, openPlatform } from "./platform/platform.ts";
+import { startMetricsServer } from "./platform/metrics/metrics-server.ts";
+import { closePlatform, openPlatform, type Platform } from "./platform/platform.ts";
 import { buildApp, registerJobs, startWorker } from "./process-roles.ts";
 
 /** Start-up failures a person can fix print one line, not a stack trace. */
 function exitWithLine(line: string): never {
   process.stderr.write(`${line}\n`);
   process.exit(1);
+}
+
+/**
+ * Prometheus's listener, when METRICS_PORT is set. A port already taken is logged, not fatal:
+ * the figures are for watching the service, which must not stay down for them.
+ */
+async function serveMetrics(platform: Platform, logger: Logger): Promise<{ close(): Promise<void> } | null> {
+  const { METRICS_PORT: port, METRICS_HOST: host } = platform.config;
+  if (port === 0) return null;
+  platform.metrics.observe(platform.database);
+  try {
+    const server = await startMetricsServer(platform.metrics, { host, port });
+    logger.info({ url: server.url }, "metrics listening");
+    return server;
+  } catch (error) {
+    logger.error(
+      { err: error, host, port },
+      "metrics: cannot listen (METRICS_PORT, METRICS_HOST); serving without them",
+    );
+    return null;
+  }
 }
 
 async function main(): Promise<void> {
@@ -30,6 +52,7 @@ async function main(): Promise<void> {
   // Signals are handled from here on: a worker may take jobs before start-up has finished, and a
   // SIGTERM then must still stop it cleanly.
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let metricsServer: { close(): Promise<void> } | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -45,6 +68,7 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_TIMEOUT_MS).unref();
     const budget = Math.max(500, config.SHUTDOWN_TIMEOUT_MS - 1000);
     await app?.close(); // stops accepting, lets in-flight requests finish
+    await metricsServer?.close();
     // Jobs get up to half the budget: pg-boss's wait, then as long for batches still running.
     await closePlatform(platform, Math.floor(budget / 4));
     logger.info("stopped");
@@ -63,6 +87,7 @@ async function main(): Promise<void> {
     if (config.ROLES.includes("worker")) await startWorker(platform, modules);
     if (stopping) return;
     if (app) await app.listen({ port: config.PORT, host: config.HOST });
+    metricsServer = await serveMetrics(platform, logger);
   } catch (error) {
     // A signal during start-up closes the database under the steps still running: their failure
     // is the stop's own doing, and the stop ends the process (cleanly) once it has closed all.

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Modules } from "./app.ts";
 import { cookieOptionsOf, registerAuth } from "./http/auth.ts";
+import { registerRequestMetrics } from "./http/request-metrics.ts";
 import { createHttpServer } from "./http/server.ts";
 import type { AppModule } from "./platform/module.ts";
 import type { Platform } from "./platform/platform.ts";
@@ -19,6 +20,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const { config } = platform;
   const app = await createHttpServer(config, logger);
+  registerRequestMetrics(app, platform.metrics);
   registerAuth(app, {
     ...cookieOptionsOf(config),
     tokens: modules.users.services.tokens,

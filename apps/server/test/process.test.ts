@@ -1,6 +1,5 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import {
   freePort,
@@ -30,6 +29,40 @@ async function waitForOutbox(url: string, token: string, to: string): Promise<nu
 }
 
 describe("the server process", () => {
+  it("serves GET /metrics on a port of its own, and starts without it when that port is taken", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const takenPort = String((taken.address() as AddressInfo).port);
+    const metricsPort = String(await freePort());
+    const ports = { watched: String(await freePort()), blocked: String(await freePort()) };
+    const watched = startServer({ ...baseEnv(), PORT: ports.watched, METRICS_PORT: metricsPort });
+    const blocked = startServer({
+      ...baseEnv(),
+      PORT: ports.blocked,
+      METRICS_PORT: takenPort,
+      LOG_LEVEL: "error",
+    });
+    try {
+      await Promise.all([waitForHealth(watched), waitForHealth(blocked)]);
+      await fetch(`${watched.url}/api/health/`);
+      const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toMatch(
+        /^tarmac_http_requests_total\{method="GET",route="\/api\/health\/",status="200"\} [1-9]/m,
+      );
+      // The public port serves no metrics.
+      expect(await (await fetch(`${watched.url}/metrics`)).text()).not.toContain(
+        "tarmac_http_requests_total",
+      );
+      await waitForOutput(blocked, "metrics: cannot listen");
+    } finally {
+      watched.child.kill("SIGTERM");
+      blocked.child.kill("SIGTERM");
+      await Promise.all([watched.exited, blocked.exited]);
+      taken.close();
+    }
+  }, 120_000);
+
   it("keeps committed data across SIGKILL, and stops cleanly on SIGTERM", async () => {
     const env = baseEnv();
     const token = issueAdminToken(env, "root@tarmac.test");

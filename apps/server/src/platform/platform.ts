@@ -8,6 +8,7 @@ import { DomainEvents } from "./events/domain-events.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
 import { MailQueue } from "./mail/mail-queue.ts";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./mail/mailer.ts";
+import { Metrics } from "./metrics/metrics.ts";
 import { createStorage } from "./storage/create-storage.ts";
 import type { RoutedStorage } from "./storage/routed-storage.ts";
 import type { UrlSigner } from "./storage/signed-url.ts";
@@ -29,6 +30,8 @@ export interface Platform {
   lists: ListCaches;
   /** Token and membership lookups kept in the process, with the embedded database only. */
   identity?: IdentityCache;
+  /** What `GET /metrics` reports (served by main when METRICS_PORT is set). */
+  metrics: Metrics;
 }
 
 export function createMailer(config: Config, database: DatabaseHandle): Mailer {
@@ -58,14 +61,30 @@ export async function openPlatform(
     }));
   try {
     await handle.exclusively(() => applyMigrations(handle));
-    const { storage, signer } = await createStorage(config);
-    const jobs = new JobQueue(handle.sql, logger);
+    const metrics = new Metrics();
+    const { storage, signer } = await createStorage(config, (operation) =>
+      metrics.storageErrors.inc({ operation }),
+    );
+    const jobs = new JobQueue(handle.sql, logger, (queue) => metrics.jobFailures.inc({ queue }));
     const mailer = createMailer(config, handle);
-    const mail = new MailQueue({ db: handle.db, queue: jobs, mailer });
+    const onSendError = () => metrics.mailErrors.inc();
+    const mail = new MailQueue({ db: handle.db, queue: jobs, mailer, onSendError });
     const events = new DomainEvents({ db: handle.db, queue: jobs });
     const lists = createListCaches(handle.db);
     const identity = await createIdentityCache(handle);
-    return { config, database: handle, storage, signer, mailer, mail, jobs, events, lists, identity };
+    return {
+      config,
+      database: handle,
+      storage,
+      signer,
+      mailer,
+      mail,
+      jobs,
+      events,
+      lists,
+      identity,
+      metrics,
+    };
   } catch (error) {
     await handle.close().catch(() => undefined);
     throw error;

@@ -28,7 +28,16 @@ export function startServer(env: Record<string, string>): ServerProcess {
   // One process, as `npm start` runs it: plain node on the bundle (the test setup builds it).
   const child = spawn(process.execPath, ["dist/main.js"], {
     cwd: serverDir,
-    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", ...env, PORT: port, INIT_CWD: serverDir },
+    // Several servers run at once: none listens for metrics unless a test asks (METRICS_PORT).
+    env: {
+      ...process.env,
+      LOG_LEVEL: "warn",
+      HOST: "127.0.0.1",
+      METRICS_PORT: "0",
+      ...env,
+      PORT: port,
+      INIT_CWD: serverDir,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

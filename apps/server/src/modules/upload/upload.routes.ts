@@ -81,6 +81,7 @@ export function registerUploadRoutes(
       // Signed in first (401 before anything about the body), then multipart before it is read.
       onRequest: [signedIn.preValidation, guard],
       bodyLimit: maxUploadBytes,
+      config: { buildUpload: true },
       schema: {
         ...multipartOnly,
         tags,
@@ -146,6 +147,7 @@ export function registerUploadRoutes(
       {
         onRequest: guard,
         bodyLimit: maxUploadBytes,
+        config: { buildUpload: true },
         schema: {
           ...multipartOnly,
           tags,

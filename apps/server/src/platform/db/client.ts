@@ -33,6 +33,8 @@ export interface DatabaseHandle {
    * returns. Only the embedded database offers it (its notifications come from its own process).
    */
   onChange?(channel: string, listener: () => void): Promise<void>;
+  /** The pool's connections now; the embedded database has no pool. */
+  poolUse?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export async function openPostgres(url: string, poolSize: number, logger?: Logge
         client.release();
       }
     },
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

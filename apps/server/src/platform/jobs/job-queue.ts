@@ -58,9 +58,11 @@ export class JobQueue {
   /** pg-boss's statements under way; a fetch among them may still hand over jobs (see stop). */
   private statementsUnderWay = 0;
 
+  /** `onFailure` hears of each failed attempt, by job name (the metrics count them). */
   constructor(
     executor: SqlExecutor,
     private readonly logger: Logger,
+    private readonly onFailure: (name: string) => void = () => undefined,
   ) {
     const counted: SqlExecutor = {
       executeSql: async (text, values) => {
@@ -125,6 +127,7 @@ export class JobQueue {
                   await definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
                 } catch (error) {
                   this.logger.error({ err: error, job: definition.name }, "job failed");
+                  this.onFailure(definition.name);
                   await this.boss.fail(definition.name, job.id, { message: errorMessage(error) });
                 }
               }),

@@ -30,9 +30,12 @@ export class MailQueue implements Mail {
   /** Where each message leaves from; organizations' own servers are installed on it. */
   readonly router: MailRouter;
 
-  constructor(private readonly deps: { db: Database; queue: JobQueue; mailer: Mailer }) {
+  /** `onSendError` hears of each attempt a mail server refused or did not answer. */
+  constructor(
+    private readonly deps: { db: Database; queue: JobQueue; mailer: Mailer; onSendError?: () => void },
+  ) {
     this.router = new MailRouter(deps.mailer);
-    this.jobs = createMailJobs(this.router);
+    this.jobs = createMailJobs(this.router, deps.onSendError);
     deps.queue.register(Object.values(this.jobs));
   }
 

@@ -14,7 +14,7 @@ export const mailMessage = z.object({
 export type MailJobs = ReturnType<typeof createMailJobs>;
 
 /** Mail always leaves through a job: a slow or failing SMTP server never holds up a request, and retries. */
-export function createMailJobs(router: MailRouter) {
+export function createMailJobs(router: MailRouter, onSendError: () => void = () => undefined) {
   return {
     send: defineJob({
       name: "mail.send",
@@ -23,7 +23,13 @@ export function createMailJobs(router: MailRouter) {
       timeoutSeconds: 120,
       batchSize: 10,
       handler: async ({ organizationId, ...message }) => {
-        await (await router.mailerFor(organizationId)).send(message);
+        const mailer = await router.mailerFor(organizationId);
+        try {
+          await mailer.send(message);
+        } catch (error) {
+          onSendError();
+          throw error;
+        }
       },
     }),
   };

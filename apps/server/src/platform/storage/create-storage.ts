@@ -2,7 +2,7 @@ import type { LookupFunction } from "node:net";
 import type { Config } from "../../config.ts";
 import { LocalStorageDriver } from "./local-driver.ts";
 import { ProxyLinks } from "./proxy-links.ts";
-import { RoutedStorage } from "./routed-storage.ts";
+import { RoutedStorage, type StorageOperation } from "./routed-storage.ts";
 import { UrlSigner } from "./signed-url.ts";
 import type { StorageDriver } from "./storage-driver.ts";
 import type { StorageSettings } from "./storage-settings.ts";
@@ -72,11 +72,14 @@ export function instanceStorageSettings(config: Config): StorageSettings {
   }
 }
 
-export async function createStorage(config: Config): Promise<{ storage: RoutedStorage; signer: UrlSigner }> {
+export async function createStorage(
+  config: Config,
+  onError?: (operation: StorageOperation) => void,
+): Promise<{ storage: RoutedStorage; signer: UrlSigner }> {
   const signer = new UrlSigner(config.SECRET_KEY);
   const links = new ProxyLinks(signer, config.PUBLIC_URL, null);
   // The local disk has no URLs of its own: it is always served through the server.
   const proxyDownloads = config.STORAGE_DRIVER === "local" || config.STORAGE_PROXY_DOWNLOADS;
   const instance = await createDriver(instanceStorageSettings(config), { links, proxyDownloads });
-  return { storage: new RoutedStorage(instance), signer };
+  return { storage: new RoutedStorage(instance, onError), signer };
 }

@@ -8,6 +8,14 @@ import type {
   StoredObject,
 } from "./storage-driver.ts";
 
+export type StorageOperation = "put" | "read" | "stat" | "delete" | "signedUrl";
+
+interface Target {
+  driver: StorageDriver;
+  key: string;
+  location: number | null;
+}
+
 /** The organization storage locations this instance knows, installed by the module that owns them. */
 export interface StorageLocations {
   /** The driver of a location (rows never change, so drivers can be kept). */
@@ -30,7 +38,11 @@ export class RoutedStorage implements StorageDriver {
     ids: async () => [],
   };
 
-  constructor(readonly instance: StorageDriver) {
+  /** `onError` hears of every failed operation (the metrics count them); the error still reaches the caller. */
+  constructor(
+    readonly instance: StorageDriver,
+    private readonly onError: (operation: StorageOperation) => void = () => undefined,
+  ) {
     this.name = instance.name;
   }
 
@@ -39,32 +51,42 @@ export class RoutedStorage implements StorageDriver {
     this.locations = locations;
   }
 
-  private async route(key: string): Promise<{ driver: StorageDriver; key: string; location: number | null }> {
+  private async route(key: string): Promise<Target> {
     const split = splitKey(key);
     if (split.location === null) return { driver: this.instance, ...split };
     return { driver: await this.locations.driverOf(split.location), ...split };
   }
 
+  /** One operation on the storage that holds `key`. */
+  private async on<T>(
+    operation: StorageOperation,
+    key: string,
+    work: (target: Target) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await work(await this.route(key));
+    } catch (error) {
+      this.onError(operation);
+      throw error;
+    }
+  }
+
   async put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<StoredObject> {
-    const target = await this.route(key);
-    const stored = await target.driver.put(target.key, body, options);
+    const stored = await this.on("put", key, (target) => target.driver.put(target.key, body, options));
     return { ...stored, key };
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
-    const target = await this.route(key);
-    return target.driver.read(target.key, range);
+    return this.on("read", key, (target) => target.driver.read(target.key, range));
   }
 
   async stat(key: string): Promise<ObjectInfo | null> {
-    const target = await this.route(key);
-    const info = await target.driver.stat(target.key);
+    const info = await this.on("stat", key, (target) => target.driver.stat(target.key));
     return info && { ...info, key };
   }
 
   async delete(key: string): Promise<void> {
-    const target = await this.route(key);
-    await target.driver.delete(target.key);
+    await this.on("delete", key, (target) => target.driver.delete(target.key));
   }
 
   async *list(prefix: string): AsyncIterable<ObjectInfo> {
@@ -75,8 +97,7 @@ export class RoutedStorage implements StorageDriver {
   }
 
   async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
-    const target = await this.route(key);
-    return target.driver.signedUrl(target.key, options);
+    return this.on("signedUrl", key, (target) => target.driver.signedUrl(target.key, options));
   }
 
   /** A URL straight to the file's storage, when its storage serves downloads itself; else null. */
