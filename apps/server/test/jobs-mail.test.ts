@@ -110,6 +110,31 @@ describe("jobs and the dev outbox", () => {
     });
   });
 
+  it("carries the id of the request that queued a mail into its job, which still delivers it", async () => {
+    const requestId = `trace-${Date.now()}`;
+    const queued = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/mail-test/",
+      headers: { ...authHeader(adminToken), "x-request-id": requestId },
+      payload: { to: "traced@example.test" },
+    });
+    expect(queued.statusCode).toBe(202);
+    expect(queued.headers["x-request-id"]).toBe(requestId);
+    const { rows } = await t.platform.database.sql.executeSql(
+      "select data->>'to' as recipient from pgboss.job where name = 'mail.send' and data->>'$request_id' = $1",
+      [requestId],
+    );
+    expect(rows).toEqual([{ recipient: "traced@example.test" }]);
+    const page = await waitFor<OutboxPage>(async () => {
+      const response = await t.app.inject({
+        url: "/api/admin/outbox/?to=traced@example.test",
+        headers: authHeader(adminToken),
+      });
+      return response.json().count === 1 ? response.json() : undefined;
+    });
+    expect(page.results[0]).toMatchObject({ to: "traced@example.test", subject: "Tarmac test message" });
+  });
+
   it("keeps the outbox and the test message to instance administrators", async () => {
     expect((await t.app.inject({ url: "/api/admin/outbox/" })).statusCode).toBe(401);
     expect(

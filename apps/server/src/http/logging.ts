@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type FastifyServerOptions, LogController } from "fastify";
 import { stdSerializers } from "pino";
+import { jobLogFields } from "../platform/work-context.ts";
 
 /** Path segments that are secrets: the API key of a CI upload URL, e-mailed activation codes. */
 const secretPathSegments = [/^(\/api\/app_upload\/[^/]+\/)[^/?]+/, /^(\/api\/user\/activate\/)[^/?]+/];
@@ -42,6 +43,8 @@ interface LoggedRequest {
 export function loggerOptions(level: string): FastifyServerOptions["logger"] {
   return {
     level,
+    // A job's lines name the job and the request that queued it.
+    mixin: jobLogFields,
     serializers: {
       req: (request: LoggedRequest) => ({
         method: request.method,

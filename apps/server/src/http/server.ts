@@ -4,9 +4,15 @@ import fastifyRateLimit from "@fastify/rate-limit";
 import fastifySwagger from "@fastify/swagger";
 import fastifySwaggerUi from "@fastify/swagger-ui";
 import { useDrfMessages } from "@tarmac/contracts";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "../config.ts";
+import { workContext } from "../platform/work-context.ts";
 import { handleError } from "./errors.ts";
 import { requestIdOptions } from "./logging.ts";
 import { registerNulGuard } from "./nul-guard.ts";
@@ -25,6 +31,12 @@ export async function createHttpServer(config: Config, logger: FastifyBaseLogger
     forceCloseConnections: "idle",
     connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
   });
+  // Everything a request runs knows its id (a job it queues carries it). The store is entered
+  // again before the handler: body parsing resumes in the socket's context, not the request's.
+  const enterRequest = (request: FastifyRequest, _reply: FastifyReply, done: () => void) =>
+    workContext.run({ requestId: request.id }, done);
+  app.addHook("onRequest", enterRequest);
+  app.addHook("preHandler", enterRequest);
   guardAgainstSlowClients(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -3,11 +3,22 @@ import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
 import type { Database, SqlExecutor } from "../db/client.ts";
+import { workContext } from "../work-context.ts";
 import type { JobDefinition } from "./define-job.ts";
 
 export interface Logger {
   info(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
+}
+
+/** The payload field that carries the id of the request a job was queued in (not part of any job's schema). */
+const requestIdField = "$request_id";
+
+/** A job's payload as its schema knows it, and the id of the request it was queued in. */
+function withoutRequestId(data: unknown): { data: unknown; requestId?: string } {
+  if (data === null || typeof data !== "object" || !(requestIdField in data)) return { data };
+  const { [requestIdField]: requestId, ...rest } = data as Record<string, unknown>;
+  return { data: rest, ...(typeof requestId === "string" ? { requestId } : {}) };
 }
 
 /** Drivers differ on plain objects; pg-boss means JSON by them, so send JSON text. */
@@ -122,11 +133,18 @@ export class JobQueue {
             // retried by pg-boss); the completion pg-boss then applies touches only active jobs.
             Promise.all(
               jobs.map(async (job) => {
+                const { data, requestId } = withoutRequestId(job.data);
+                const context = { job: definition.name, ...(requestId ? { requestId } : {}) };
                 try {
-                  const payload = definition.schema.parse(job.data);
-                  await definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
+                  await workContext.run(context, () => {
+                    const payload = definition.schema.parse(data);
+                    return definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
+                  });
                 } catch (error) {
-                  this.logger.error({ err: error, job: definition.name }, "job failed");
+                  this.logger.error(
+                    { err: error, job: definition.name, request_id: requestId },
+                    "job failed",
+                  );
                   this.onFailure(definition.name);
                   await this.boss.fail(definition.name, job.id, { message: errorMessage(error) });
                 }
@@ -154,7 +172,9 @@ export class JobQueue {
   ): Promise<string | null> {
     if (!this.definitions.has(definition.name)) throw new Error(`job ${definition.name} is not registered`);
     const data = definition.schema.parse(payload) as object;
-    return this.boss.send(definition.name, data, {
+    // The request (or the job) this one comes from follows it, for the logs that tie them together.
+    const requestId = workContext.getStore()?.requestId;
+    return this.boss.send(definition.name, requestId ? { ...data, [requestIdField]: requestId } : data, {
       ...(options.tx ? { db: executorFor(options.tx) } : {}),
       // An absolute time, not seconds: inside a transaction every "$n" of pg-boss's insert becomes
       // its own parameter, and a bare number then fails the timestamp cast of the other branch.
