@@ -12,7 +12,7 @@ import { limitWayOut, withWayOut } from "../../ui/limit-way-out.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
-import { HostedBilling } from "../billing/hosted-billing.tsx";
+import { HostedBilling } from "./billing/hosted-billing.tsx";
 
 export function PlanPage() {
   const { t } = useTranslation();

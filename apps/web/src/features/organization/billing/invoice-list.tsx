@@ -3,12 +3,12 @@ import { Anchor, Badge, Stack, Table, Text } from "@mantine/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { billingKeys, fetchInvoices, INVOICE_PAGE_SIZE, type InvoiceWithPdf } from "../../api/billing.ts";
-import { ListTable } from "../../ui/list-table.tsx";
-import { LoadError } from "../../ui/load-error.tsx";
-import { PageControls } from "../../ui/page-controls.tsx";
-import { Section } from "../../ui/page-frame.tsx";
-import { PageLoader } from "../../ui/page-loader.tsx";
+import { billingKeys, fetchInvoices, INVOICE_PAGE_SIZE, type InvoiceWithPdf } from "../../../api/billing.ts";
+import { ListTable } from "../../../ui/list-table.tsx";
+import { LoadError } from "../../../ui/load-error.tsx";
+import { PageControls } from "../../../ui/page-controls.tsx";
+import { Section } from "../../../ui/page-frame.tsx";
+import { PageLoader } from "../../../ui/page-loader.tsx";
 import { useBillingFormats } from "./billing-format.ts";
 
 const statusColors: Record<string, string> = { paid: "green", open: "yellow", uncollectible: "red" };

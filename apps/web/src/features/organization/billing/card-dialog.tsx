@@ -4,9 +4,9 @@ import { CardElement, Elements, useElements, useStripe } from "@stripe/react-str
 import type { StripeCardElementChangeEvent, StripeCardElementOptions } from "@stripe/stripe-js";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { saveCard, startCardSetup } from "../../api/billing.ts";
-import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { describeError } from "../../ui/error-text.ts";
+import { saveCard, startCardSetup } from "../../../api/billing.ts";
+import { useAlerts } from "../../../ui/alerts-provider.tsx";
+import { describeError } from "../../../ui/error-text.ts";
 import { useRefreshBilling } from "./use-refresh-billing.ts";
 import { useStripeJs } from "./use-stripe-js.ts";
 

@@ -1,10 +1,10 @@
 // The Plan page's part where organizations buy their plan through Stripe.
 import { useQuery } from "@tanstack/react-query";
-import type { OrgData } from "../../api/account.ts";
-import { billingKeys, fetchBillingOverview } from "../../api/billing.ts";
-import { ROLE_OWNER } from "../../api/roles.ts";
-import { LoadError } from "../../ui/load-error.tsx";
-import { PageLoader } from "../../ui/page-loader.tsx";
+import type { OrgData } from "../../../api/account.ts";
+import { billingKeys, fetchBillingOverview } from "../../../api/billing.ts";
+import { ROLE_OWNER } from "../../../api/roles.ts";
+import { LoadError } from "../../../ui/load-error.tsx";
+import { PageLoader } from "../../../ui/page-loader.tsx";
 import { InvoiceList } from "./invoice-list.tsx";
 import { PlanOffers } from "./plan-offers.tsx";
 import { SubscriptionSummary } from "./subscription-summary.tsx";

@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { billingKeys } from "../../api/billing.ts";
-import { organizationKeys } from "../../api/organizations.ts";
-import { planKeys } from "../../api/plans.ts";
+import { billingKeys } from "../../../api/billing.ts";
+import { organizationKeys } from "../../../api/organizations.ts";
+import { planKeys } from "../../../api/plans.ts";
 
 /** After a card or plan change: the overview, prices and invoices, and the plan's limits, read again. */
 export function useRefreshBilling(orgId: number) {

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import type { EnabledBilling } from "../../api/billing.ts";
-import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
-import { makeBilling, makeInvoice, makeMonthPrice } from "../../test/billing-fixtures.ts";
-import { makeTariff, makeUsage, TARIFFS } from "../../test/plan-fixtures.ts";
-import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
+import type { EnabledBilling } from "../../../api/billing.ts";
+import { makeOrg, makeProfile } from "../../../test/account-fixtures.ts";
+import { makeBilling, makeInvoice, makeMonthPrice } from "../../../test/billing-fixtures.ts";
+import { makeTariff, makeUsage, TARIFFS } from "../../../test/plan-fixtures.ts";
+import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../../test/render.tsx";
 
 const BUSINESS = makeTariff({ id: 3, code: "business", title: "Business", price: 99, projects_limit: 100 });
 const team = { id: 2, code: "team", title: "Team" };

@@ -1,8 +1,13 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { installFakeStripeJs } from "../../test/fake-stripe-js.ts";
-import { type ApiReply, renderWithProviders, stubApi, useSignedInTestSession } from "../../test/render.tsx";
+import { installFakeStripeJs } from "../../../test/fake-stripe-js.ts";
+import {
+  type ApiReply,
+  renderWithProviders,
+  stubApi,
+  useSignedInTestSession,
+} from "../../../test/render.tsx";
 import { CardDialog } from "./card-dialog.tsx";
 
 const SETUP = "GET /api/stripe-customer/?subdomain=acme";

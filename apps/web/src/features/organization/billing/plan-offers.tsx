@@ -12,17 +12,17 @@ import {
   type EnabledBilling,
   fetchMonthPrice,
   type MonthPrice,
-} from "../../api/billing.ts";
-import { ApiError } from "../../api/client.ts";
-import { fetchPlans, planKeys, type Tariff } from "../../api/plans.ts";
-import { Alert } from "../../ui/alert.tsx";
-import { useAlerts } from "../../ui/alerts-provider.tsx";
-import { ConfirmDialog } from "../../ui/confirm-dialog.tsx";
-import { describeError } from "../../ui/error-text.ts";
-import { LoadError } from "../../ui/load-error.tsx";
-import { Section } from "../../ui/page-frame.tsx";
-import { PageLoader } from "../../ui/page-loader.tsx";
-import { PlanLimitsList } from "../../ui/plan-limits-list.tsx";
+} from "../../../api/billing.ts";
+import { ApiError } from "../../../api/client.ts";
+import { fetchPlans, planKeys, type Tariff } from "../../../api/plans.ts";
+import { Alert } from "../../../ui/alert.tsx";
+import { useAlerts } from "../../../ui/alerts-provider.tsx";
+import { ConfirmDialog } from "../../../ui/confirm-dialog.tsx";
+import { describeError } from "../../../ui/error-text.ts";
+import { LoadError } from "../../../ui/load-error.tsx";
+import { Section } from "../../../ui/page-frame.tsx";
+import { PageLoader } from "../../../ui/page-loader.tsx";
+import { PlanLimitsList } from "../../../ui/plan-limits-list.tsx";
 import { useBillingFormats } from "./billing-format.ts";
 import { loadStripeJs, StripeUnavailableError } from "./load-stripe.ts";
 import { useRefreshBilling } from "./use-refresh-billing.ts";

@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import type { CardSummary, EnabledBilling } from "../../api/billing.ts";
-import { formatDate } from "../../ui/format/date.ts";
-import { formatMoney } from "../../ui/format/money.ts";
+import type { CardSummary, EnabledBilling } from "../../../api/billing.ts";
+import { formatDate } from "../../../ui/format/date.ts";
+import { formatMoney } from "../../../ui/format/money.ts";
 
 /** Money and days in the reader's language. */
 export function useBillingFormats() {
