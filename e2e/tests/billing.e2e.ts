@@ -14,7 +14,7 @@ import { installFakeStripeJs } from "../../apps/web/src/test/fake-stripe-js.ts";
 import { apiClient } from "../helpers/api-client.ts";
 import { seriousAccessibilityProblems } from "../helpers/axe.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
-import { en } from "../helpers/shared-files.ts";
+import { en, fill } from "../helpers/shared-files.ts";
 
 const OWNER = "olive.owner@billing.test";
 const SECRET_KEY = "sk_test_tarmace2e";
@@ -30,9 +30,6 @@ const owner = apiClient(
   () => harness.baseUrl,
   () => ownerToken,
 );
-
-const fill = (text: string, values: Record<string, string>) =>
-  Object.entries(values).reduce((result, [name, value]) => result.replaceAll(`{{${name}}}`, value), text);
 
 /** Serves the Stripe.js stand-in as js.stripe.com, and answers its confirmations as Stripe would. */
 async function stubStripeJs(page: Page) {

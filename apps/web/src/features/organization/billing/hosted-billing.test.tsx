@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { EnabledBilling } from "../../../api/billing.ts";
 import { makeOrg, makeProfile } from "../../../test/account-fixtures.ts";
 import { makeBilling, makeInvoice, makeMonthPrice } from "../../../test/billing-fixtures.ts";
+import { installFakeStripeJs } from "../../../test/fake-stripe-js.ts";
 import { makeTariff, makeUsage, TARIFFS } from "../../../test/plan-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../../test/render.tsx";
 
@@ -121,6 +122,29 @@ describe("plan page with hosted billing", () => {
     });
     const summary = await section("Subscription");
     await waitFor(() => expect(within(summary).getByText("Business")).toBeTruthy());
+  });
+
+  it("has Stripe.js confirm a payment the card's bank wants checked (3-D Secure)", async () => {
+    installFakeStripeJs();
+    const calls = serve(makeBilling(), {
+      "POST /api/billing/subscription/": ok({ requires_action: true, client_secret: "pi_9_secret_x" }),
+      "POST https://api.stripe.com/v1/payment_intents/pi_9/confirm": ok({ id: "pi_9", status: "succeeded" }),
+    });
+    const user = userEvent.setup();
+    renderApp("/dashboard/organization/plan");
+    const offer = await within(await section("Plans")).findByRole("article", { name: "Business" });
+    await user.click(await within(offer).findByRole("button", { name: "Upgrade to Business" }));
+    const dialog = await screen.findByRole("dialog", { name: "Upgrade to Business" });
+    await user.click(within(dialog).getByRole("button", { name: "Upgrade to Business" }));
+    expect(
+      await screen.findByText(
+        "The payment is confirmed. The Business plan applies as soon as Stripe reports it.",
+      ),
+    ).toBeTruthy();
+    expect(calls.find((call) => call.url.startsWith("https://api.stripe.com"))?.body).toEqual({
+      client_secret: "pi_9_secret_x",
+    });
+    delete (window as unknown as { Stripe?: unknown }).Stripe;
   });
 
   it("shows the server's reason when it refuses a downgrade", async () => {
