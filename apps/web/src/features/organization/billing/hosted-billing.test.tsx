@@ -166,7 +166,10 @@ describe("plan page with hosted billing", () => {
     renderApp("/dashboard/organization/plan");
     const plans = await section("Plans");
     const offer = await within(plans).findByRole("article", { name: "Team" });
-    await user.click(await within(offer).findByRole("button", { name: "Downgrade to Team" }));
+    expect(
+      await within(offer).findByText("Changing now credits $35.00 for the rest of this period (prorated)."),
+    ).toBeTruthy();
+    await user.click(within(offer).getByRole("button", { name: "Downgrade to Team" }));
     const dialog = await screen.findByRole("dialog", { name: "Downgrade to Team" });
     await user.click(within(dialog).getByRole("button", { name: "Downgrade to Team" }));
     expect(await within(plans).findByText(reason)).toBeTruthy();

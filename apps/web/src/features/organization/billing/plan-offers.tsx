@@ -144,7 +144,11 @@ function PriceChange({
   return (
     <Stack gap={2}>
       {price.current_monthly > 0 ? (
-        <Text fz="sm">{t("billing.proration", { amount: money(price.proration, price.currency) })}</Text>
+        <Text fz="sm">
+          {t(price.proration < 0 ? "billing.proration_credit" : "billing.proration", {
+            amount: money(Math.abs(price.proration), price.currency),
+          })}
+        </Text>
       ) : null}
       <Text fz="sm" c="dimmed">
         {price.next_invoice_date
