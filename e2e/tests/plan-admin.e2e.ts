@@ -9,7 +9,7 @@ import { issueAdminToken } from "../../apps/server/test/helpers/server-process.t
 import { apiClient } from "../helpers/api-client.ts";
 import { seriousAccessibilityProblems } from "../helpers/axe.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
-import { en, fixtures } from "../helpers/shared-files.ts";
+import { en, fill, fixtures } from "../helpers/shared-files.ts";
 
 const ADMIN = "ada.admin@plan-admin.test";
 const ADMIN_PASSWORD = "Granite-Harbor-4417";
@@ -30,9 +30,6 @@ const owner = apiClient(
   () => harness.baseUrl,
   () => ownerToken,
 );
-
-const fill = (text: string, values: Record<string, string>) =>
-  Object.entries(values).reduce((result, [name, value]) => result.replaceAll(`{{${name}}}`, value), text);
 
 /** The administrator's password, set through the reset mail in the dev outbox, as a person would. */
 async function setAdminPassword() {

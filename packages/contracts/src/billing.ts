@@ -77,6 +77,8 @@ export const billingOverview = z
       grace_ends_at: z.string().nullable(),
       card: cardSummary.nullable(),
       next_charge: z.object({ amount: z.number(), currency: z.string(), date: z.string() }).nullable(),
+      /** The key Stripe.js loads with, for the card form and a payment's 3-D Secure check. */
+      publishable_key: z.string(),
     }),
   ])
   .meta({ id: "BillingOverview" });

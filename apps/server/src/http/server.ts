@@ -51,6 +51,7 @@ export async function createHttpServer(config: Config, logger: FastifyBaseLogger
   registerSecurityHeaders(app, {
     tagManager: Boolean(config.GTM_CONTAINER_ID),
     https: config.PUBLIC_URL.startsWith("https://"),
+    stripe: Boolean(config.STRIPE_PUBLISHABLE_KEY),
   });
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { files: 1, fields: 50, fieldSize: 1024 * 1024 } });

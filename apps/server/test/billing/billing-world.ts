@@ -1,7 +1,7 @@
-import Stripe from "stripe";
 import { afterAll, beforeAll } from "vitest";
 import { authHeader } from "../helpers/factories.ts";
 import { createOrganization, type TestUser } from "../helpers/org-factories.ts";
+import { stripeEventPayload, stripeSignature } from "../helpers/stripe-events.ts";
 import { StripePeer } from "../helpers/stripe-peer.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -43,25 +43,16 @@ export function caller(t: TestApp) {
     t.app.inject({ method, url, headers: authHeader(user.token), ...(payload ? { payload } : {}) });
 }
 
-let eventSequence = 0;
-const stripe = new Stripe(secretKey);
-
 /** Delivers a Stripe event signed as Stripe signs it; `created` in Unix seconds. */
 export function deliver(t: TestApp, type: string, object: object, created: number, eventId?: string) {
-  eventSequence += 1;
-  const payload = JSON.stringify({
-    id: eventId ?? `evt_test_${eventSequence}_${process.pid}`,
-    object: "event",
-    type,
-    created,
-    api_version: "2026-10-28.endive",
-    data: { object },
-  });
-  const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
+  const payload = stripeEventPayload(type, object, created, eventId);
   return t.app.inject({
     method: "POST",
     url: "/api/billing/stripe-webhook/",
-    headers: { "content-type": "application/json", "stripe-signature": signature },
+    headers: {
+      "content-type": "application/json",
+      "stripe-signature": stripeSignature(payload, webhookSecret),
+    },
     payload,
   });
 }

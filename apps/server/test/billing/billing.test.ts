@@ -43,7 +43,22 @@ describe("hosted billing: cards, subscriptions, prices", () => {
       plan: { code: "free" },
       status: null,
       card: { last4: "4242" },
+      publishable_key: "pk_test_tarmac",
     });
+  });
+
+  it("lets the web app load Stripe.js, frame its fields and call Stripe's API, and nothing more", async () => {
+    const csp = (await t.app.inject("/api/health/")).headers["content-security-policy"];
+    const directives = new Map(
+      String(csp)
+        .split(";")
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name, ...sources]) => [name, sources.join(" ")]),
+    );
+    expect(directives.get("script-src")).toBe("'self' https://js.stripe.com");
+    expect(directives.get("frame-src")).toBe("'self' https://js.stripe.com https://hooks.stripe.com");
+    expect(directives.get("connect-src")).toBe("'self' https://api.stripe.com");
+    expect(directives.get("default-src")).toBe("'self'");
   });
 
   it("refuses a prepaid card with a clear message and detaches it", async () => {
@@ -227,6 +242,7 @@ describe("billing without Stripe", () => {
       expect(setup.json()).toEqual({ detail: "Billing is not enabled on this instance." });
       const hook = await t.app.inject({ method: "POST", url: "/api/billing/stripe-webhook/", payload: {} });
       expect(hook.statusCode).toBe(404);
+      expect(hook.headers["content-security-policy"]).not.toContain("stripe.com");
     } finally {
       await t.close();
     }

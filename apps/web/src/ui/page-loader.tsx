@@ -5,7 +5,8 @@ export function PageLoader() {
   const { t } = useTranslation();
   return (
     <Center py="xl" mih={200}>
-      <Loader aria-label={t("common.loading")} />
+      {/* A status may carry a name; a bare span with aria-label is an ARIA error (axe flags it). */}
+      <Loader role="status" aria-label={t("common.loading")} />
     </Center>
   );
 }

@@ -24,6 +24,8 @@ export class BillingOverviewService {
       db: Database;
       /** Null where Stripe is not configured: the overview then says billing is off. */
       stripe: StripeClient | null;
+      /** Handed to the browser with the overview, so Stripe.js can start before a card set-up. */
+      publishableKey: string | null;
       access: BillingAccess;
       plans: PlanService;
       organizationPlans: OrganizationPlanService;
@@ -36,7 +38,8 @@ export class BillingOverviewService {
   }
 
   async read(organizationId: number): Promise<BillingOverview> {
-    if (!this.deps.stripe) return { enabled: false };
+    const { stripe, publishableKey } = this.deps;
+    if (!stripe || !publishableKey) return { enabled: false };
     const [found, customer, live] = await Promise.all([
       this.deps.organizationPlans.findInInstance(organizationId),
       findCustomer(this.deps.db, organizationId),
@@ -61,6 +64,7 @@ export class BillingOverviewService {
       grace_ends_at: customer?.graceEndsAt?.toISOString() ?? null,
       card: cardOf(customer),
       next_charge: await this.nextCharge(customer, live),
+      publishable_key: publishableKey,
     };
   }
 

@@ -43,6 +43,7 @@ export function createBillingModule(platform: Platform, deps: OrganizationServic
   const overview = new BillingOverviewService({
     db,
     stripe,
+    publishableKey: config.STRIPE_PUBLISHABLE_KEY ?? null,
     access,
     plans: deps.plans,
     organizationPlans: deps.organizationPlans,

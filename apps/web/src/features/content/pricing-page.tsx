@@ -1,12 +1,12 @@
-import { Button, Card, List, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Button, Card, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { fetchTariffs, planKeys, type Tariff } from "../../api/plans.ts";
-import { formatStorage } from "../../ui/format/size.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
+import { PlanLimitsList } from "../../ui/plan-limits-list.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
 
@@ -19,20 +19,11 @@ function formatPrice(tariff: Tariff, language: string, t: TFunction): string {
   return t("pricing.per_month", { price: formatted });
 }
 
-function describeLimit(
-  value: number | null | undefined,
-  t: TFunction,
-  format: (value: number) => string,
-): string {
-  return value ? format(value) : t("pricing.unlimited");
-}
-
 export function PricingPage() {
   const { t, i18n } = useTranslation();
   useDocumentTitle(t("pricing.title"));
   const query = useQuery({ queryKey: planKeys.tariffs(), queryFn: fetchTariffs });
   const language = i18n.resolvedLanguage ?? "en";
-  const count = (value: number) => new Intl.NumberFormat(language).format(value);
 
   return (
     <PublicLayout wide>
@@ -61,22 +52,7 @@ export function PricingPage() {
                   <Text fz={28} fw={700}>
                     {formatPrice(tariff, language, t)}
                   </Text>
-                  <List spacing={6} fz="sm" style={{ flexGrow: 1 }}>
-                    <List.Item>
-                      {t("pricing.storage", {
-                        value: describeLimit(tariff.space_limit, t, (mb) => formatStorage(mb, language)),
-                      })}
-                    </List.Item>
-                    <List.Item>
-                      {t("pricing.builds", { value: describeLimit(tariff.build_limit, t, count) })}
-                    </List.Item>
-                    <List.Item>
-                      {t("pricing.projects", { value: describeLimit(tariff.projects_limit, t, count) })}
-                    </List.Item>
-                    <List.Item>
-                      {t("pricing.users", { value: describeLimit(tariff.user_limit, t, count) })}
-                    </List.Item>
-                  </List>
+                  <PlanLimitsList plan={tariff} spacing={6} style={{ flexGrow: 1 }} />
                   <Button component={Link} to="/signup" fullWidth>
                     {t("pricing.cta")}
                   </Button>

@@ -2,10 +2,11 @@ import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { OrganizationUsage } from "../../api/plans.ts";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { makeBilling, makeMonthPrice } from "../../test/billing-fixtures.ts";
 import { makeUsage, TARIFFS } from "../../test/plan-fixtures.ts";
-import { renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
+import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
-function serve(usage: OrganizationUsage) {
+function serve(usage: OrganizationUsage, replies: Record<string, ApiReply> = {}) {
   return stubApi({
     "GET /api/profiles/": { status: 200, body: [makeProfile({ org_data: [makeOrg()] })] },
     "GET /api/organization/usage/?org=7": { status: 200, body: usage },
@@ -14,6 +15,7 @@ function serve(usage: OrganizationUsage) {
       body: { id: 7, title: "Acme", plan: { id: 1, code: "free", title: "Free" } },
     },
     "GET /api/tariffs/": { status: 200, body: TARIFFS },
+    ...replies,
   });
 }
 
@@ -59,7 +61,18 @@ describe("plan page", () => {
   });
 
   it("where organizations pay, lists the plans with prices and the current one, and says to upgrade", async () => {
-    serve(makeUsage({ limits_managed_by: "billing", administrator_email: null, critical: true }));
+    const team = { id: 2, code: "team", title: "Team" };
+    serve(makeUsage({ limits_managed_by: "billing", administrator_email: null, critical: true }), {
+      "GET /api/billing/?org=7": { status: 200, body: makeBilling() },
+      "GET /api/month_price/2/?org=7&interval=month": {
+        status: 200,
+        body: makeMonthPrice({ plan: team, current_monthly: 29, new_monthly: 29 }),
+      },
+      "GET /api/invoice-history-w-pdf/?org=7&page=1": {
+        status: 200,
+        body: { count: 0, next: null, previous: null, results: [] },
+      },
+    });
     renderApp("/dashboard/organization/plan");
     const plans = (await screen.findByRole("heading", { name: "Plans" })).closest("section") as HTMLElement;
     expect(await within(plans).findByText("$29.00 / month")).toBeTruthy();

@@ -1,9 +1,9 @@
-import { Anchor, Badge, Card, Group, List, Progress, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Anchor, Badge, Group, Progress, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { OrgData } from "../../api/account.ts";
 import { fetchOrganization, organizationKeys } from "../../api/organizations.ts";
-import { fetchPlans, fetchUsage, planKeys } from "../../api/plans.ts";
+import { fetchUsage, planKeys } from "../../api/plans.ts";
 import { isAdminRole } from "../../api/roles.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { toPercent } from "../../ui/format/percent.ts";
@@ -12,6 +12,7 @@ import { limitWayOut, withWayOut } from "../../ui/limit-way-out.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageFrame, ProfileGate, Section } from "../../ui/page-frame.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
+import { HostedBilling } from "./billing/hosted-billing.tsx";
 
 export function PlanPage() {
   const { t } = useTranslation();
@@ -29,7 +30,6 @@ function useFormats() {
   const { i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   return {
-    language,
     count: (value: number) => new Intl.NumberFormat(language).format(value),
     storage: (value: number) => formatStorage(value, language),
   };
@@ -82,7 +82,7 @@ function PlanDetails({ org }: { org: OrgData }) {
   const { count, storage } = useFormats();
   const usage = useQuery({ queryKey: planKeys.usage(org.org_id), queryFn: () => fetchUsage(org.org_id) });
   const wayOut = limitWayOut(usage.data, t);
-  // Prices and plan choices only where organizations pay for plans; elsewhere the administrator sets them.
+  // Subscription, prices and invoices only where organizations pay for plans; elsewhere the administrator sets them.
   const billing = wayOut?.managedBy === "billing";
   const organization = useQuery({
     queryKey: organizationKeys.detail(org.org_id),
@@ -142,7 +142,7 @@ function PlanDetails({ org }: { org: OrgData }) {
           </Stack>
         ) : null}
       </Section>
-      {billing ? <PlanChoices currentPlanId={organization.data?.plan?.id} /> : null}
+      {billing ? <HostedBilling org={org} /> : null}
     </Stack>
   );
 }
@@ -163,59 +163,6 @@ function ManagedPlan({ planTitle, email }: { planTitle: string | undefined; emai
         <Text>
           {t("plan.administrator_contact")} <Anchor href={`mailto:${email}`}>{email}</Anchor>
         </Text>
-      ) : null}
-    </Section>
-  );
-}
-
-/** The plans on offer with their prices, the organization's own marked (where plans are bought). */
-function PlanChoices({ currentPlanId }: { currentPlanId: number | undefined }) {
-  const { t } = useTranslation();
-  const { language, count, storage } = useFormats();
-  const plans = useQuery({ queryKey: planKeys.tariffs(), queryFn: fetchPlans });
-  return (
-    <Section title={t("plan.plans")}>
-      {plans.isPending ? <PageLoader /> : null}
-      {plans.isError ? <LoadError onRetry={() => void plans.refetch()} /> : null}
-      {plans.data && plans.data.length === 0 ? <Text c="dimmed">{t("pricing.empty")}</Text> : null}
-      {plans.data && plans.data.length > 0 ? (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {plans.data.map((plan) => {
-            const price = Number(plan.price ?? 0);
-            const limit = (value: number | null | undefined, format: (n: number) => string) =>
-              value ? format(value) : t("pricing.unlimited");
-            return (
-              <Card key={plan.id} withBorder radius="md" padding="md">
-                <Stack gap="xs">
-                  <Group justify="space-between">
-                    <Text fw={700}>{plan.title}</Text>
-                    {plan.id === currentPlanId ? <Badge>{t("plan.current")}</Badge> : null}
-                  </Group>
-                  <Text fz="xl" fw={700}>
-                    {price === 0
-                      ? t("pricing.free")
-                      : t("pricing.per_month", {
-                          price: plan.currency
-                            ? new Intl.NumberFormat(language, {
-                                style: "currency",
-                                currency: plan.currency,
-                              }).format(price)
-                            : count(price),
-                        })}
-                  </Text>
-                  <List fz="sm" spacing={2}>
-                    <List.Item>{t("pricing.storage", { value: limit(plan.space_limit, storage) })}</List.Item>
-                    <List.Item>{t("pricing.builds", { value: limit(plan.build_limit, count) })}</List.Item>
-                    <List.Item>
-                      {t("pricing.projects", { value: limit(plan.projects_limit, count) })}
-                    </List.Item>
-                    <List.Item>{t("pricing.users", { value: limit(plan.user_limit, count) })}</List.Item>
-                  </List>
-                </Stack>
-              </Card>
-            );
-          })}
-        </SimpleGrid>
       ) : null}
     </Section>
   );
