@@ -124,6 +124,7 @@ describe("the first hour", () => {
     await dialog.getByLabel(en.upload.project_title).fill("Some Tool");
     await dialog.getByRole("button", { name: en.upload.add, exact: true }).click();
     await page.waitForURL(/\/dashboard\/apps\/\d+$/);
+    await dialog.getByRole("button", { name: en.share.done }).click();
     const appId = Number(new URL(page.url()).pathname.split("/").pop());
     expect((await api(`/api/applications/${appId}/`)).body).toMatchObject({ app_type: 3 });
   });
@@ -209,7 +210,7 @@ describe("the first hour", () => {
     await page.getByRole("dialog").getByLabel(en.upload.file_label).waitFor({ state: "attached" });
   });
 
-  it("at the plan's project limit says so before the upload, then shows the server's reason and the plan", async () => {
+  it("at the plan's project limit refuses a new project before sending the file, naming whom to ask", async () => {
     // Orbit holds three projects by now (Orbit, Some Tool, Comet): the free plan's limit.
     expect((await api(`/api/organization/usage/?org=${orbitOrgId}`)).body).toMatchObject({
       projects_count: 3,
@@ -218,21 +219,24 @@ describe("the first hour", () => {
     const context = await signedInContext({ viewport: { width: 1366, height: 900 } });
     await context.addInitScript((id) => localStorage.setItem("current_org_id", String(id)), orbitOrgId);
     const page = await context.newPage();
+    const uploads: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/applicationadd/")) uploads.push(request.url());
+    });
     await page.goto("/dashboard/apps");
     await page.getByRole("button", { name: en.apps.add }).first().click();
     const dialog = page.getByRole("dialog");
     await dialog.getByText(en.upload.project_limit_note).waitFor();
     await dialog.getByLabel(en.upload.file_label).setInputFiles(path.join(fixtures, "android/bare.apk"));
-    await dialog.getByText(en.COMPLETED).waitFor({ timeout: 30_000 });
-    await dialog.getByLabel(en.upload.project_title).fill("Overflow");
-    await dialog.getByRole("button", { name: en.upload.add, exact: true }).click();
-    // No billing here: the message names whom to ask.
+    // No billing here: the message names whom to ask, and no byte of the file has left.
     await dialog
       .getByText(
-        `The plan's project limit is reached. Ask the administrator of this Tarmac instance (${OWNER}) to raise it.`,
+        `${en.upload.project_limit_reached} Ask the administrator of this Tarmac instance (${OWNER}) to raise the limit.`,
       )
       .waitFor();
-    expect(await dialog.getByText(en.errors.application).count()).toBe(0);
+    expect(uploads).toEqual([]);
+    expect(await dialog.getByText(en.COMPLETED).count()).toBe(0);
+    expect(await dialog.getByText(/%$/).count()).toBe(0);
     await dialog.getByRole("link", { name: en.upload.see_plan }).click();
     await page.waitForURL("**/dashboard/organization/plan");
   });

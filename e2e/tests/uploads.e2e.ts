@@ -60,8 +60,16 @@ async function uploadThroughModal(build: (typeof builds)[number]): Promise<void>
   await dialog.getByLabel(en.upload.project_title).fill(build.project);
   await dialog.getByRole("button", { name: en.upload.add, exact: true }).click();
   await page.getByText(en["FILE UPLOADED SUCCESSFULLY"]).waitFor();
-  // A new app opens its page.
+  // A new app opens its page, behind the build's install link, its QR code and the ways to share them.
   await page.waitForURL(/\/dashboard\/apps\/\d+$/);
+  const link = dialog.getByLabel(en.share.link_label);
+  await expect.poll(() => link.inputValue()).toMatch(/\/getapp\/[\w-]{22}$/);
+  await expectLoadedImage(dialog.getByRole("img", { name: en.share.qr_alt }));
+  await dialog.getByRole("button", { name: en.share.send_testers }).waitFor();
+  // An ad-hoc IPA installs on its devices: nothing to warn of.
+  expect(await dialog.getByText(en.share.warnings_title).count()).toBe(0);
+  await dialog.getByRole("button", { name: en.share.done }).click();
+  await dialog.waitFor({ state: "hidden" });
   const row = page.getByRole("row").filter({ hasText: build.version });
   await expect.poll(() => row.count()).toBe(1);
   await expect.poll(() => row.getByRole("cell", { name: build.build, exact: true }).count()).toBe(1);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { buildWarning } from "./build-warnings.ts";
 import { pageOf } from "./common.ts";
 
 /** Spec §3: 0 Android, 1 iOS, 2 Windows, 3 macOS. */
@@ -215,6 +216,8 @@ export const preloadResult = z
     bundle_id: z.string().nullable(),
     min_os_version: z.string().nullable(),
     expires_at: z.string(),
+    /** Why devices will refuse this build though it uploaded fine (empty when none). */
+    warnings: z.array(buildWarning),
   })
   .meta({ id: "Preload" });
 export type PreloadResult = z.infer<typeof preloadResult>;

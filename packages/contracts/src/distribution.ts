@@ -16,6 +16,8 @@ const password = z
 const expiresAt = z.iso.datetime({ offset: true }).nullable();
 /** 0 = no limit. */
 const installLimit = z.number().int().min(0).max(1_000_000);
+/** What the link is for ("QA team"); blank or null: unnamed. */
+const linkName = z.string().trim().max(100).nullable();
 
 /** POST /api/distributions/ */
 export const createDistributionInput = z.object({
@@ -27,6 +29,7 @@ export const createDistributionInput = z.object({
   password: password.optional(),
   expires_at: expiresAt.optional(),
   install_limit: installLimit.default(0),
+  name: linkName.optional(),
 });
 export type CreateDistributionInput = z.infer<typeof createDistributionInput>;
 export type CreateDistributionRequest = z.input<typeof createDistributionInput>;
@@ -38,6 +41,7 @@ export const updateDistributionInput = z.object({
   password: password.optional(),
   expires_at: expiresAt.optional(),
   install_limit: installLimit.optional(),
+  name: linkName.optional(),
 });
 export type UpdateDistributionInput = z.infer<typeof updateDistributionInput>;
 
@@ -48,6 +52,13 @@ export const distributionListQuery = z
 /** Installs and downloads through the link. */
 export const distributionCounts = z.object({ install: z.number().int(), download: z.number().int() });
 
+/**
+ * Whether a link still installs: `expired` once `expires_at` has passed, `used_up` once as many
+ * devices as `install_limit` allows have installed through it, else `active`.
+ */
+export const linkState = z.enum(["active", "expired", "used_up"]);
+export type LinkState = z.infer<typeof linkState>;
+
 /** An install link (the app record's `distribution[]` items). */
 export const distributionRecord = z
   .object({
@@ -56,6 +67,7 @@ export const distributionRecord = z
     /** null: the app-level link (always the newest released build of each platform). */
     version: z.number().int().nullable(),
     key: z.string(),
+    name: z.string().nullable(),
     /** `{PUBLIC_URL}/getapp/{key}` */
     url: z.string(),
     /** The URL as a QR code: a PNG data URI. */
@@ -68,12 +80,24 @@ export const distributionRecord = z
     counts: distributionCounts,
     expired: z.boolean(),
     limit_reached: z.boolean(),
+    state: linkState,
     created_at: z.string(),
     updated_at: z.string(),
   })
   .meta({ id: "Distribution" });
 export type DistributionRecord = z.infer<typeof distributionRecord>;
 export const distributionPage = pageOf(distributionRecord);
+
+/** GET /api/distributions/instance/: what install links of this instance can do. */
+export const distributionInstance = z
+  .object({
+    /** iOS installs apps over the air only from HTTPS addresses. */
+    ios_installs: z.boolean(),
+    /** Why iOS installs are off (null when they work). */
+    reason: z.string().nullable(),
+  })
+  .meta({ id: "DistributionInstance" });
+export type DistributionInstance = z.infer<typeof distributionInstance>;
 
 export const getappPlatform = z.enum(["android", "ios", "windows", "macos"]);
 export type GetappPlatform = z.infer<typeof getappPlatform>;

@@ -2,6 +2,7 @@ export * from "./admin.ts";
 export * from "./application.ts";
 export * from "./auth.ts";
 export * from "./billing.ts";
+export * from "./build-warnings.ts";
 export * from "./common.ts";
 export * from "./content.ts";
 export * from "./device-platform.ts";

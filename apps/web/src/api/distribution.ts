@@ -2,6 +2,7 @@
 import type {
   CreateDistributionRequest,
   DeviceBuild,
+  DistributionInstance,
   DistributionRecord,
   GetappBuild,
   GetappPage,
@@ -32,6 +33,7 @@ export type {
 export const distributionKeys = {
   all: () => ["distribution"] as const,
   links: (appId: number) => ["distribution", "links", appId] as const,
+  instance: () => ["distribution", "instance"] as const,
   installs: (versionId: number) => ["distribution", "installs", versionId] as const,
   getapp: (key: string, token: string | null) => ["getapp", key, token] as const,
   udidLookup: (udid: string) => ["udid", "lookup", udid] as const,
@@ -45,6 +47,11 @@ export async function listDistributions(appId: number) {
     query: { app: appId, page_size: 100 },
   });
   return page.results;
+}
+
+/** Whether this instance can serve iOS installs (it needs HTTPS), and why not. */
+export function fetchDistributionInstance() {
+  return api.get<DistributionInstance>("/api/distributions/instance/");
 }
 
 export function createDistribution(input: CreateDistributionRequest) {

@@ -90,6 +90,7 @@ export function makePreload(overrides: Partial<PreloadResult> = {}): PreloadResu
     bundle_id: "com.acme.rocket",
     min_os_version: "8.0",
     expires_at: "2026-03-05T00:00:00Z",
+    warnings: [],
     ...overrides,
   };
 }

@@ -61,7 +61,7 @@ export async function updateDistribution(
   db: Database,
   organizationId: number,
   id: number,
-  values: Partial<Pick<DistributionRow, "access" | "passwordHash" | "expiresAt" | "installLimit">>,
+  values: Partial<Pick<DistributionRow, "access" | "passwordHash" | "expiresAt" | "installLimit" | "name">>,
 ): Promise<DistributionRow | null> {
   const [row] = await db
     .update(distributions)

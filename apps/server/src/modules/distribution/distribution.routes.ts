@@ -1,5 +1,6 @@
 import {
   createDistributionInput,
+  distributionInstance,
   distributionListQuery,
   distributionPage,
   distributionRecord,
@@ -9,11 +10,12 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireActiveActor } from "../../http/auth.ts";
+import { requireActiveActor, requireActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import { listAsPage } from "../../http/pagination.ts";
 import { attachmentDisposition } from "../../platform/storage/content-disposition.ts";
 import type { DistributionService } from "./distribution.service.ts";
+import { iosInstallSupport } from "./ios-install-support.ts";
 import type { PermanentLinkService } from "./permanent-link.service.ts";
 
 const tags = ["distribution"];
@@ -47,6 +49,21 @@ export function registerDistributionRoutes(
       ),
   );
 
+  routes.get(
+    "/api/distributions/instance/",
+    {
+      schema: {
+        tags,
+        summary: "What install links of this instance can do: iOS installs need it served over HTTPS",
+        response: { 200: distributionInstance, ...errors },
+      },
+    },
+    async (request) => {
+      requireActor(request);
+      return iosInstallSupport(deps.publicUrl);
+    },
+  );
+
   routes.post(
     "/api/distributions/",
     {
@@ -68,7 +85,7 @@ export function registerDistributionRoutes(
     {
       schema: {
         tags,
-        summary: "Change a link's access, password, expiry or install limit",
+        summary: "Change a link's name, access, password, expiry or install limit",
         params: idParams,
         body: updateDistributionInput,
         response: { 200: distributionRecord, ...errors },

@@ -28,6 +28,7 @@ import {
   updateDistribution,
 } from "./distribution.repo.ts";
 import { installPageUrl } from "./install-links.ts";
+import { isExpired, isLimitReached, linkName, linkStateOf, requestedExpiry } from "./link-state.ts";
 
 export interface DistributionServiceDeps {
   db: Database;
@@ -39,14 +40,6 @@ export interface DistributionServiceDeps {
 /** 22 URL-safe characters: unguessable, short enough to type from a printed sheet. */
 export function newLinkKey(): string {
   return randomBytes(16).toString("base64url");
-}
-
-export function isExpired(row: Pick<DistributionRow, "expiresAt">, at = new Date()): boolean {
-  return row.expiresAt !== null && row.expiresAt.getTime() <= at.getTime();
-}
-
-export function isLimitReached(row: Pick<DistributionRow, "installLimit" | "installsCount">): boolean {
-  return row.installLimit > 0 && row.installsCount >= row.installLimit;
 }
 
 const passwordRequired = () =>
@@ -105,6 +98,7 @@ export class DistributionService {
       }
     }
     if (input.access === "password" && !input.password) throw passwordRequired();
+    const expiresAt = input.expires_at ? requestedExpiry(input.expires_at) : null;
     const row = await insertDistribution(this.deps.db, {
       organizationId: app.organizationId,
       applicationId: app.id,
@@ -112,8 +106,9 @@ export class DistributionService {
       key: newLinkKey(),
       access: input.access,
       passwordHash: input.access === "password" && input.password ? await hashPassword(input.password) : null,
-      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      expiresAt,
       installLimit: input.install_limit,
+      name: linkName(input.name ?? null),
       createdBy: userId,
     });
     return (await this.present([row]))[0] as DistributionRecord;
@@ -129,10 +124,9 @@ export class DistributionService {
     const updated = await updateDistribution(this.deps.db, row.organizationId, row.id, {
       access,
       passwordHash,
-      ...(input.expires_at !== undefined
-        ? { expiresAt: input.expires_at ? new Date(input.expires_at) : null }
-        : {}),
+      ...(input.expires_at !== undefined ? { expiresAt: requestedExpiry(input.expires_at) } : {}),
       ...(input.install_limit !== undefined ? { installLimit: input.install_limit } : {}),
+      ...(input.name !== undefined ? { name: linkName(input.name) } : {}),
     });
     if (!updated) throw AppError.notFound();
     return (await this.present([updated]))[0] as DistributionRecord;
@@ -183,6 +177,7 @@ export class DistributionService {
           app: row.applicationId,
           version: row.versionId,
           key: row.key,
+          name: row.name,
           url,
           qr: await QRCode.toDataURL(url, { errorCorrectionLevel: "M", margin: 1, width: 256 }),
           access: row.access as DistributionRecord["access"],
@@ -193,6 +188,7 @@ export class DistributionService {
           counts: { install: countOf(row.id, "install"), download: countOf(row.id, "download") },
           expired: isExpired(row),
           limit_reached: isLimitReached(row),
+          state: linkStateOf(row),
           created_at: row.createdAt.toISOString(),
           updated_at: row.updatedAt.toISOString(),
         };

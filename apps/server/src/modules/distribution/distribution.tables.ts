@@ -21,6 +21,8 @@ export const distributions = pgTable(
       onDelete: "cascade",
     }),
     key: text("key").notNull(),
+    /** What the link is for, as its makers call it ("QA team", "Beta wave 2"); null: unnamed. */
+    name: text("name"),
     /** public, password, members (signed-in testers and members of the project). */
     access: text("access").notNull().default("public"),
     passwordHash: text("password_hash"),

@@ -22,15 +22,16 @@ import type { VersionPresenter } from "../application/version.presenter.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import type { TesterService } from "../tester/tester.service.ts";
 import { type DistributionRow, findDistributionByKey } from "./distribution.repo.ts";
-import { isExpired, isLimitReached } from "./distribution.service.ts";
 import type { InstallLinkSigner, LinkFileKind } from "./install-links.ts";
 import {
   type InstallClient,
   InstallLimitReached,
   type InstallReservations,
 } from "./install-reservations.service.ts";
+import { iosInstallSupport } from "./ios-install-support.ts";
 import { buildInstallManifest, itmsServicesLink } from "./lib/install-manifest.ts";
 import type { LinkPasswordGuard } from "./link-password-guard.ts";
+import { isExpired, isLimitReached } from "./link-state.ts";
 
 const iosAppType = 1;
 const accessTokenTtlSeconds = 3600;
@@ -129,7 +130,7 @@ export class GetappService {
       needs_password: locked,
       expired,
       limit_reached: limitReached,
-      https: this.deps.publicUrl.startsWith("https://"),
+      https: iosInstallSupport(this.deps.publicUrl).ios_installs,
       builds,
     };
     if (expired || limitReached) throw new LinkGoneError(page);

@@ -85,11 +85,14 @@ export async function releaseReservation(db: Database, id: number): Promise<void
   }
 }
 
-/** Reservations past their window: the slots stay taken, the rows go. */
+/**
+ * Reservations past their window that hold no install slot. A slot-holding row stays: it is
+ * what makes a device that comes back next week count once against the link's limit.
+ */
 export async function deleteReservationsBefore(db: Database, before: Date): Promise<number> {
   const removed = await db
     .delete(installReservations)
-    .where(lt(installReservations.createdAt, before))
+    .where(and(lt(installReservations.createdAt, before), eq(installReservations.holdsSlot, false)))
     .returning({ id: installReservations.id });
   return removed.length;
 }

@@ -2,7 +2,9 @@
  * Install limits that hold under concurrency: a download (or an iOS install) reserves its place
  * in the link's limit when it starts, every request of one client for one build shares that
  * reservation (so range requests count once), and a download that delivered nothing gives its
- * place back. Reservations live a day; the same client after that counts again.
+ * place back. A client is its address and User-Agent: in effect one device. Reservations that
+ * took a slot are kept, so a device counts once against a link's limit however often it comes
+ * back; the others (iOS file fetches after a manifest) live a day.
  */
 import { createHash } from "node:crypto";
 import type { Database } from "../../platform/db/client.ts";

@@ -4,7 +4,7 @@
  * deleting apps and versions belongs to the application module.
  */
 import { randomBytes } from "node:crypto";
-import type { AppType, PreloadResult } from "@tarmac/contracts";
+import { type AppType, installWarnings, type PreloadResult } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { IncomingFile, UploadSource } from "../../platform/storage/upload-source.ts";
 import { canOnApp } from "../application/application.policy.ts";
@@ -226,6 +226,7 @@ export class PreloadService {
       bundle_id: facts.bundleId,
       min_os_version: facts.minOsVersion,
       expires_at: row.expiresAt.toISOString(),
+      warnings: installWarnings(staged.buildInfo),
     };
   }
 }

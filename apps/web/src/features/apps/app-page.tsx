@@ -11,6 +11,7 @@ import { useDocumentTitle } from "../../ui/use-document-title.ts";
 import { AppActivity } from "./app-activity.tsx";
 import { AppHeader } from "./app-header.tsx";
 import { DistributionTab } from "./distribution/distribution-tab.tsx";
+import { IosHttpsWarning } from "./distribution/ios-https-warning.tsx";
 import { FeedbackTab } from "./feedback/feedback-tab.tsx";
 import { IntegrationsTab } from "./integrations/integrations-tab.tsx";
 import { MembersTab } from "./project-members/members-tab.tsx";
@@ -65,6 +66,7 @@ function AppView({ appId }: { appId: number }) {
         {t("apps.back_to_list")}
       </Anchor>
       <AppHeader app={app.data} rights={rights} />
+      {app.data.app_type === 1 && canDistribute ? <IosHttpsWarning /> : null}
       <Tabs defaultValue="versions" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="versions">{t("apps.versions_tab", { count: app.data.count_versions })}</Tabs.Tab>

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { openTab, serveDistribution } from "../../../test/app-page-api.ts";
+import { pageOf } from "../../../test/application-fixtures.ts";
 import { makeLink } from "../../../test/distribution-fixtures.ts";
 import { chooseMenuItem } from "../../../test/mantine-actions.ts";
 import { useSignedInTestSession } from "../../../test/render.tsx";
@@ -65,6 +66,65 @@ describe("install links on the Distribution tab", () => {
       password: "s3cret-pass",
       expires_at: "2026-12-31T23:59:59Z",
       install_limit: 25,
+      name: null,
+    });
+  });
+
+  it("keeps expired and used-up links behind a toggle, and titles links by their names", async () => {
+    serveDistribution({
+      "GET /api/distributions/?app=1&page_size=100": {
+        status: 200,
+        body: pageOf([
+          makeLink({ id: 4, version: 100, key: "old", name: "Spring beta", state: "expired", expired: true }),
+          makeLink({
+            id: 3,
+            version: 100,
+            key: "full",
+            state: "used_up",
+            limit_reached: true,
+            access: "members",
+          }),
+          makeLink({ id: 2, version: 100, key: "qa", name: "QA team", access: "password" }),
+          makeLink(),
+        ]),
+      },
+    });
+    const { user } = await openTab("Distribution");
+    const cards = await screen.findAllByRole("article", { name: /^Install link/ });
+    expect(cards).toHaveLength(2);
+    expect(within(cards[1] as HTMLElement).getByText("QA team")).toBeTruthy();
+    const toggle = screen.getByRole("switch", { name: "Show expired and used-up links (2)" });
+    await user.click(toggle);
+    const inactive = await screen.findByRole("region", { name: "Expired and used-up links" });
+    expect(within(inactive).getByText("Spring beta")).toBeTruthy();
+    expect(within(inactive).getByText("Expired")).toBeTruthy();
+    expect(within(inactive).getByText("Used up")).toBeTruthy();
+    await user.click(toggle);
+    await waitFor(() =>
+      expect(screen.queryByRole("region", { name: "Expired and used-up links" })).toBeNull(),
+    );
+  });
+
+  it("names a link, says the limit counts devices, and shows an expiry refusal under its field", async () => {
+    const calls = serveDistribution({
+      "POST /api/distributions/": {
+        status: 400,
+        body: { expires_at: ["The expiry time must be in the future."] },
+      },
+    });
+    const { user } = await openTab("Distribution");
+    await user.click(await screen.findByRole("button", { name: "New install link" }));
+    const dialog = await screen.findByRole("dialog", { name: "New install link" });
+    expect(
+      within(dialog).getByText(/one device counts once per build, however many times it downloads/),
+    ).toBeTruthy();
+    await user.type(within(dialog).getByLabelText(/^Name/), "QA team");
+    await user.type(within(dialog).getByLabelText(/^Valid until/), "2020-01-01");
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect(await within(dialog).findByText("The expiry time must be in the future.")).toBeTruthy();
+    expect(calls.find((call) => call.method === "POST")?.body).toMatchObject({
+      name: "QA team",
+      expires_at: "2020-01-01T23:59:59Z",
     });
   });
 
@@ -88,6 +148,7 @@ describe("install links on the Distribution tab", () => {
       access: "members",
       expires_at: null,
       install_limit: 0,
+      name: null,
     });
 
     await chooseMenuItem(

@@ -1,5 +1,5 @@
 // The app's install links: the permanent app-level one first, then links to single versions.
-import { Button, Group, Stack, Text, Title } from "@mantine/core";
+import { Button, Group, Stack, Switch, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TFunction } from "i18next";
 import { useState } from "react";
@@ -28,6 +28,8 @@ export function InstallLinks({ appId, canManage }: { appId: number; canManage: b
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<DistributionRecord | null>(null);
+  // Expired and used-up links install nothing any more: out of the way unless asked for.
+  const [showInactive, setShowInactive] = useState(false);
   const links = useQuery({
     queryKey: distributionKeys.links(appId),
     queryFn: () => listDistributions(appId),
@@ -59,9 +61,21 @@ export function InstallLinks({ appId, canManage }: { appId: number; canManage: b
     // Links to the same build differ by who may open them; say so in the title.
     return link.access === "public" ? target : `${target} · ${t(`distribution.access.${link.access}`)}`;
   };
+  const card = (link: DistributionRecord) => (
+    <LinkCard
+      key={link.id}
+      link={link}
+      target={targetOf(link)}
+      canManage={canManage}
+      onEdit={() => setEditing({ link })}
+      onDelete={() => setDeleting(link)}
+    />
+  );
   const sorted = [...(links.data ?? [])].sort(
     (a, b) => Number(a.version !== null) - Number(b.version !== null) || b.id - a.id,
   );
+  const active = sorted.filter((link) => link.state === "active");
+  const inactive = sorted.filter((link) => link.state !== "active");
 
   return (
     <Stack gap="sm">
@@ -83,16 +97,19 @@ export function InstallLinks({ appId, canManage }: { appId: number; canManage: b
       {links.isPending ? <PageLoader /> : null}
       {links.isError ? <LoadError onRetry={() => void links.refetch()} /> : null}
       {links.data && links.data.length === 0 ? <Text c="dimmed">{t("distribution.no_links")}</Text> : null}
-      {sorted.map((link) => (
-        <LinkCard
-          key={link.id}
-          link={link}
-          target={targetOf(link)}
-          canManage={canManage}
-          onEdit={() => setEditing({ link })}
-          onDelete={() => setDeleting(link)}
+      {active.map(card)}
+      {inactive.length > 0 ? (
+        <Switch
+          checked={showInactive}
+          onChange={(event) => setShowInactive(event.currentTarget.checked)}
+          label={t("distribution.show_inactive", { count: inactive.length })}
         />
-      ))}
+      ) : null}
+      {showInactive && inactive.length > 0 ? (
+        <Stack gap="sm" component="section" aria-label={t("distribution.inactive_title")}>
+          {inactive.map(card)}
+        </Stack>
+      ) : null}
       {editing ? (
         <LinkDialog appId={appId} link={editing.link} versions={versions} onClose={() => setEditing(null)} />
       ) : null}

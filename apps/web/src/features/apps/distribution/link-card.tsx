@@ -17,7 +17,7 @@ interface LinkCardProps {
 export function LinkCard({ link, target, canManage, onEdit, onDelete }: LinkCardProps) {
   const { t, i18n } = useTranslation();
   const copy = useCopyWithAlert();
-  const state = link.expired ? "expired" : link.limit_reached ? "limit_reached" : null;
+  const state = link.state === "active" ? null : link.state;
   return (
     <Paper
       withBorder
@@ -30,7 +30,16 @@ export function LinkCard({ link, target, canManage, onEdit, onDelete }: LinkCard
         <Image src={link.qr} alt={t("distribution.qr_of", { target })} w={120} h={120} />
         <Stack gap={6} style={{ flex: "1 1 220px", minWidth: 0 }}>
           <Group gap="xs" justify="space-between" wrap="nowrap">
-            <Text fw={600}>{target}</Text>
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              {link.name ? <Text fw={600}>{link.name}</Text> : null}
+              <Text
+                fw={link.name ? 400 : 600}
+                fz={link.name ? "sm" : undefined}
+                c={link.name ? "dimmed" : undefined}
+              >
+                {target}
+              </Text>
+            </Stack>
             {canManage ? (
               <Menu position="bottom-end" withinPortal>
                 <Menu.Target>

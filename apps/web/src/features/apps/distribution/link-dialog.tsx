@@ -1,4 +1,5 @@
-// Creates an install link or changes one's access: public, password or members; expiry; limit.
+// Creates an install link or changes one's name and access: public, password or members; expiry;
+// limit.
 import { Group, Modal, NumberInput, PasswordInput, Radio, Select, Stack, TextInput } from "@mantine/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type DistributionAccess, minLinkPasswordLength } from "@tarmac/contracts";
@@ -11,6 +12,7 @@ import {
   distributionKeys,
   updateDistribution,
 } from "../../../api/distribution.ts";
+import { readFormErrors } from "../../../api/form-errors.ts";
 import { useAlerts } from "../../../ui/alerts-provider.tsx";
 import { describeError } from "../../../ui/error-text.ts";
 import { FormDialogActions } from "../../../ui/forms/form-dialog-actions.tsx";
@@ -22,6 +24,9 @@ interface LinkDialogProps {
   versions: Version[];
   onClose: () => void;
 }
+
+/** Fields whose server messages show under the field itself. */
+const FIELDS = ["name", "password", "expires_at", "install_limit"] as const;
 
 /** The date part of an ISO time for <input type="date">. */
 function dateInputValue(iso: string | null): string {
@@ -42,9 +47,12 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
   const [password, setPassword] = useState("");
   const [expires, setExpires] = useState(dateInputValue(link?.expires_at ?? null));
   const [limit, setLimit] = useState<number>(link?.install_limit ?? 0);
+  const [name, setName] = useState(link?.name ?? "");
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: () => {
       const common = {
+        name: name.trim() || null,
         access,
         expires_at: expiryFromDate(expires),
         install_limit: limit,
@@ -59,7 +67,13 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
       void queryClient.invalidateQueries({ queryKey: distributionKeys.links(appId) });
       onClose();
     },
-    onError: (error) => alerts.show({ type: "error", message: describeError(error, t) }),
+    onError: (error) => {
+      const { fields, general } = readFormErrors(error, FIELDS, t("SERVER ERROR"));
+      setFieldErrors(fields);
+      if (general || Object.keys(fields).length === 0) {
+        alerts.show({ type: "error", message: general ?? describeError(error, t) });
+      }
+    },
   });
   const needsPassword = access === "password" && !link?.has_password;
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -75,6 +89,14 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
     >
       <form onSubmit={submit}>
         <Stack gap="md">
+          <TextInput
+            label={t("distribution.name_label")}
+            description={t("distribution.name_hint")}
+            maxLength={100}
+            value={name}
+            error={fieldErrors.name}
+            onChange={(event) => setName(event.currentTarget.value)}
+          />
           {link ? null : (
             <Select
               label={t("distribution.link_target")}
@@ -113,6 +135,7 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
               minLength={minLinkPasswordLength}
               autoComplete="new-password"
               value={password}
+              error={fieldErrors.password}
               onChange={(event) => setPassword(event.currentTarget.value)}
             />
           ) : null}
@@ -121,11 +144,13 @@ export function LinkDialog({ appId, link, versions, onClose }: LinkDialogProps) 
             label={t("distribution.expires_label")}
             description={t("distribution.expires_hint")}
             value={expires}
+            error={fieldErrors.expires_at}
             onChange={(event) => setExpires(event.currentTarget.value)}
           />
           <NumberInput
             label={t("distribution.limit_label")}
             description={t("distribution.limit_hint")}
+            error={fieldErrors.install_limit}
             min={0}
             allowDecimal={false}
             value={limit}

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import en from "../../../../public/media/i18n/en.json" with { type: "json" };
 import { makeOrg, makeProfile } from "../../../test/account-fixtures.ts";
 import { makeApp, makePreload, pageOf } from "../../../test/application-fixtures.ts";
+import { makeLink, makeRecipients } from "../../../test/distribution-fixtures.ts";
 import { FakeXhr } from "../../../test/fake-xhr.ts";
 import { makeUsage } from "../../../test/plan-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../../test/render.tsx";
@@ -94,10 +95,16 @@ describe("add-app modal", () => {
     expect((within(dialog).getByRole("button", { name: "Add" }) as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it("creates the app on 201: trimmed titles, success alert, close and open the new app", async () => {
+  it("creates the app on 201, then shows its install link in place until Done", async () => {
     const calls = serve({
       "POST /api/applications/": { status: 201, body: makeApp({ id: 31 }) },
       "GET /api/applications/31/?showenvall=1": { status: 200, body: makeApp({ id: 31 }) },
+      "GET /api/distributions/?app=31&page_size=100": {
+        status: 200,
+        body: pageOf([
+          makeLink({ app: 31, url: "https://tarmac.test/getapp/k31", qr: "data:image/png;base64,QQ" }),
+        ]),
+      },
     });
     const { user, dialog } = await openModal();
     await preloadWith(user);
@@ -113,8 +120,43 @@ describe("add-app modal", () => {
       preload_path: "preloads/7/abc",
       ready_to_sale: true,
     });
+    // The dialog stays, now on the build's install link and its QR code.
+    const link = await within(dialog).findByLabelText(en.share.link_label);
+    expect((link as HTMLInputElement).value).toBe("https://tarmac.test/getapp/k31");
+    expect(within(dialog).getByRole("img", { name: en.share.qr_alt }).getAttribute("src")).toBe(
+      "data:image/png;base64,QQ",
+    );
+    const qr = within(dialog).getByRole("link", { name: en.share.download_qr });
+    expect(qr.getAttribute("href")).toBe("data:image/png;base64,QQ");
+    expect(qr.getAttribute("download")).toBe("Rocket-qr.png");
+    expect(within(dialog).queryByRole("alert")).toBeNull();
+    await user.click(within(dialog).getByRole("button", { name: en.share.copy_link }));
+    expect(await screen.findByText("Copied to clipboard")).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: en.share.done }));
     await waitFor(() => expect(screen.queryByRole("dialog", { name: "Add app" })).toBeNull());
     expect(await screen.findByRole("heading", { name: "Rocket" })).toBeTruthy();
+  });
+
+  it("warns in the share panel of an IPA phones will refuse, and sends to testers from there", async () => {
+    serve({
+      "POST /api/applications/": { status: 201, body: makeApp({ id: 31 }) },
+      "GET /api/applications/31/?showenvall=1": { status: 200, body: makeApp({ id: 31 }) },
+      "GET /api/distributions/?app=31&page_size=100": { status: 200, body: pageOf([makeLink({ app: 31 })]) },
+      "GET /api/app-teams/31/?ver=100": { status: 200, body: makeRecipients() },
+    });
+    const { user, dialog } = await openModal();
+    const storeSigned = { code: "ipa_app_store" as const, message: "Signed for the App Store." };
+    await preloadWith(user, makePreload({ warnings: [storeSigned] }));
+    await user.click(within(dialog).getByRole("button", { name: "Add" }));
+    const warning = await within(dialog).findByRole("alert");
+    expect(within(warning).getByText(en.share.warnings_title)).toBeTruthy();
+    expect(within(warning).getByText(en.share.warnings.ipa_app_store)).toBeTruthy();
+    await user.click(within(dialog).getByRole("button", { name: en.share.send_testers }));
+    const send = await screen.findByRole("dialog", { name: "Send to testers" });
+    await within(send).findByText("Recipients: 0");
+    await user.click(within(send).getByRole("button", { name: "Cancel" }));
+    // Back on the install link, which stays until the person is done with it.
+    expect(await screen.findByRole("button", { name: en.share.done })).toBeTruthy();
   });
 
   it("keeps Add disabled without a project title and ignores a second click while saving", async () => {
@@ -196,6 +238,18 @@ describe("add-app modal", () => {
       await within(dialog).findByText(texts["PLEASE SELECT ONE OF THE ORGANIZATION"] as string),
     ).toBeTruthy();
     expect(FakeXhr.all).toHaveLength(0);
+  });
+
+  it("refuses a new project at the plan's project limit before sending the file, naming the way out", async () => {
+    const usage = makeUsage({ projects_count: 3, projects_limit: 3 });
+    serve({ "GET /api/organization/usage/?org=7": { status: 200, body: usage } });
+    const { user, dialog } = await openModal();
+    await within(dialog).findByText(new RegExp(en.upload.project_limit_note.slice(0, 30)));
+    await chooseFile(user, apk());
+    const ask = "Ask the administrator of this Tarmac instance (root@tarmac.test) to raise the limit.";
+    expect(await within(dialog).findByText(`${en.upload.project_limit_reached} ${ask}`)).toBeTruthy();
+    expect(FakeXhr.all).toHaveLength(0);
+    expect(within(dialog).getByRole("link", { name: en.upload.see_plan })).toBeTruthy();
   });
 
   it("where the administrator sets limits, names them at the project limit and at a full storage", async () => {

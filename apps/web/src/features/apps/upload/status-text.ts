@@ -1,6 +1,6 @@
 import type { TFunction } from "i18next";
 import { type LimitWayOut, withWayOut } from "../../../ui/limit-way-out.ts";
-import { BUILD_LIMIT, STORAGE_FULL, type UploadMessage } from "./upload-rules.ts";
+import { BUILD_LIMIT, PROJECT_LIMIT, STORAGE_FULL, type UploadMessage } from "./upload-rules.ts";
 import type { PreloadPhase } from "./use-preload.ts";
 
 /** Spec §4: 'Uploading… ' and the percentage, at 100% 'GET DATA FROM FILE', then COMPLETED. */
@@ -25,6 +25,8 @@ export function messageText(
   wayOut: LimitWayOut | null = null,
 ): string | null {
   if (!message) return null;
+  // The spec has no wording of its own for this one: the fact, then the way out wherever it is.
+  if (message.key === PROJECT_LIMIT) return withWayOut(t(PROJECT_LIMIT), wayOut);
   const fact = wayOut?.managedBy === "administrator" ? ADMINISTERED_LIMITS[message.key] : undefined;
   return fact ? withWayOut(t(fact), wayOut) : t(message.key, message.values);
 }

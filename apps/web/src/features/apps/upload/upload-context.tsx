@@ -1,6 +1,7 @@
 // The add-app flow of spec §4: it outlives the modal, so an upload below 100% keeps running
 // (shown by the progress widget) when the modal is closed.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { BuildWarning } from "@tarmac/contracts";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -18,12 +19,20 @@ import { isAdminRole } from "../../../api/roles.ts";
 import { useAlerts } from "../../../ui/alerts-provider.tsx";
 import { type LimitWayOut, limitWayOut } from "../../../ui/limit-way-out.ts";
 import { type AppDraft, buildCreateInput, canAdd, draftFromPreload, EMPTY_DRAFT } from "./draft.ts";
-import { checkFiles, describeUploadFailure, type UploadMessage } from "./upload-rules.ts";
+import { atProjectLimit, checkFiles, describeUploadFailure, type UploadMessage } from "./upload-rules.ts";
 import { type Preload, usePreload } from "./use-preload.ts";
 import { useTaskPolling } from "./use-task-polling.ts";
 
+/** A build just added: the dialog shows its install link in place of the upload form. */
+export interface SharedBuild {
+  app: ApplicationRecord;
+  warnings: BuildWarning[];
+}
+
 export interface UploadFlow {
   opened: boolean;
+  /** Set once Add succeeded, until the dialog closes. */
+  shared: SharedBuild | null;
   /** The app a new version goes to; null for a new app. */
   app: ApplicationRecord | null;
   /** For a new app joining an existing project (another platform or environment): an app of it. */
@@ -73,6 +82,9 @@ export function UploadProvider({ children }: { children: ReactNode }) {
   const [zipType, setZipType] = useState<AppType>(2);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<UploadMessage | null>(null);
+  const [shared, setShared] = useState<SharedBuild | null>(null);
+  // The warnings of the build being added, kept for the share panel after the draft is reset.
+  const warningsRef = useRef<BuildWarning[]>([]);
   // A ref, not state: two clicks in one render must not both send (spec: save ignored while saving).
   const savingRef = useRef(false);
 
@@ -82,6 +94,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     enabled: opened && organization !== null,
   });
   const orgUsage = usage.data ?? orgs.find((org) => org.org_id === organization) ?? null;
+  const projectLimitReached = orgUsage !== null && "projects_limit" in orgUsage && atProjectLimit(orgUsage);
 
   const resetDraft = useCallback(() => {
     preload.reset();
@@ -97,7 +110,8 @@ export function UploadProvider({ children }: { children: ReactNode }) {
       void queryClient.invalidateQueries({ queryKey: applicationKeys.all() });
       void refreshProfile();
       resetDraft();
-      setOpened(false);
+      // The dialog stays open on the build's install link, with the new app's page behind it.
+      setShared({ app: record, warnings: warningsRef.current });
       if (isNewApp) navigate(`/dashboard/apps/${record.id}`);
     },
     [alerts, t, queryClient, refreshProfile, resetDraft, navigate],
@@ -115,6 +129,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
   const start = useCallback(
     (target: ApplicationRecord | null, sibling: ApplicationRecord | null) => {
       setOpened(true);
+      setShared(null);
       // A flow that kept running in the background is shown again rather than replaced.
       if (preload.phase !== "idle") return;
       polling.stop();
@@ -131,6 +146,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
 
   const close = useCallback(() => {
     setOpened(false);
+    setShared(null);
     if (preload.phase === "uploading" && preload.progress < 100) {
       if (app && !preload.result) alerts.show({ type: "info", message: t("upload.continues") });
       return;
@@ -147,7 +163,9 @@ export function UploadProvider({ children }: { children: ReactNode }) {
       if (files.length === 0 || saving) return;
       setSaveError(null);
       const hint = app?.app_type ?? zipType;
-      const problem = checkFiles(files, { organization, appTypeHint: hint, usage: orgUsage });
+      // A new app outside any project needs a project slot: refused before a byte is sent.
+      const newProject = app === null && projectOf === null;
+      const problem = checkFiles(files, { organization, appTypeHint: hint, usage: orgUsage, newProject });
       const file = files[0];
       if (problem || !file || !organization) {
         preload.fail(problem ?? { key: "errors.application" }, files.length === 1 ? file?.name : "");
@@ -157,7 +175,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
       if (preload.result) void discardPreload(preload.result.preload_path).catch(() => {});
       preload.start({ file, organization, app: app?.id, appType: hint });
     },
-    [saving, app, zipType, organization, orgUsage, preload.result, preload.fail, preload.start],
+    [saving, app, projectOf, zipType, organization, orgUsage, preload.result, preload.fail, preload.start],
   );
 
   const canSave = preload.result !== null && canAdd(draft, preload.result, app !== null);
@@ -166,6 +184,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     const result = preload.result;
     if (savingRef.current || !result || !organization || !canSave) return;
     savingRef.current = true;
+    warningsRef.current = result.warnings ?? [];
     setSaving(true);
     setSaveError(null);
     const input = buildCreateInput(draft, result, organization, result.app_type, projectOf?.project_app);
@@ -201,6 +220,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
 
   const flow: UploadFlow = {
     opened,
+    shared,
     app,
     projectOf,
     organization,
@@ -212,11 +232,7 @@ export function UploadProvider({ children }: { children: ReactNode }) {
     processing: polling.active,
     saveError,
     canSave,
-    projectLimitReached:
-      orgUsage !== null &&
-      "projects_limit" in orgUsage &&
-      orgUsage.projects_limit > 0 &&
-      orgUsage.projects_count >= orgUsage.projects_limit,
+    projectLimitReached,
     limitWayOut: limitWayOut(usage.data, t),
     // Any other close resets the flow to idle, so a non-idle flow with the modal closed is one
     // that kept running: it stays visible when it finishes or fails, too.

@@ -25,18 +25,32 @@ export const STORAGE_FULL = uploadErrorMessages[6];
 export const BUILD_LIMIT = uploadErrorMessages[7];
 /** The server's own words, when it gave some: never "Application Error" over a real reason. */
 export const SERVER_SAID = "errors.server_said";
+/** Followed by what lifts the limit on this instance (see status-text). */
+export const PROJECT_LIMIT = "upload.project_limit_reached";
 
 const BYTES_PER_MB = 1024 * 1024;
 
 /** In MB, as the usage call answers them; uploads waiting to be added hold space too. */
 export type SpaceUsage = Pick<OrganizationUsage, "space_used" | "space_limit"> &
-  Partial<Pick<OrganizationUsage, "pending_space" | "builds_count" | "build_limit" | "pending_uploads">>;
+  Partial<
+    Pick<
+      OrganizationUsage,
+      | "pending_space"
+      | "builds_count"
+      | "build_limit"
+      | "pending_uploads"
+      | "projects_count"
+      | "projects_limit"
+    >
+  >;
 
 export interface FileCheckContext {
   organization: number | null;
   /** The existing app's type, or the chosen platform for a .zip of a new app. */
   appTypeHint?: AppType;
   usage: SpaceUsage | null;
+  /** The build would start a new project (a new app that joins none). */
+  newProject?: boolean;
 }
 
 /** Space used plus the file (both in MB) at or above a non-zero limit blocks the upload. */
@@ -51,6 +65,12 @@ export function atBuildLimit(usage: SpaceUsage | null): boolean {
   return (usage.builds_count ?? 0) + (usage.pending_uploads ?? 0) >= usage.build_limit;
 }
 
+/** Every project a non-zero project limit allows exists already. */
+export function atProjectLimit(usage: SpaceUsage | null): boolean {
+  if (!usage?.projects_limit || usage.projects_limit <= 0) return false;
+  return (usage.projects_count ?? 0) >= usage.projects_limit;
+}
+
 /** The first reason the chosen files cannot be uploaded, in the order the spec checks them. */
 export function checkFiles(files: readonly File[], context: FileCheckContext): UploadMessage | null {
   if (files.length > 1) return { key: MULTIPLE_FILES };
@@ -63,6 +83,7 @@ export function checkFiles(files: readonly File[], context: FileCheckContext): U
   // Checked before a byte is sent: a full plan should not cost the whole upload first.
   if (exceedsSpace(context.usage, file.size)) return { key: STORAGE_FULL, plan: true };
   if (atBuildLimit(context.usage)) return { key: BUILD_LIMIT, plan: true };
+  if (context.newProject && atProjectLimit(context.usage)) return { key: PROJECT_LIMIT, plan: true };
   return null;
 }
 

@@ -21,11 +21,14 @@ interface BuildInstallProps {
   device: DevicePlatform;
   /** The device's own build: a large filled button. */
   primary: boolean;
+  /** Whether the server is on HTTPS, without which iOS refuses over-the-air installs. */
+  https: boolean;
 }
 
-export function BuildInstall({ build, device, primary }: BuildInstallProps) {
+export function BuildInstall({ build, device, primary, https }: BuildInstallProps) {
   const { t, i18n } = useTranslation();
   const platform = t(PLATFORM_LABEL_KEYS[build.platform]);
+  const blocked = build.platform === "ios" && !https;
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-label={platform}>
       <Stack gap="sm">
@@ -35,15 +38,31 @@ export function BuildInstall({ build, device, primary }: BuildInstallProps) {
             {t("install.version_line", { version: build.version, build: build.build_version_number })}
           </Text>
         </Group>
-        <Button
-          component="a"
-          href={build.install.url}
-          size={primary ? "lg" : "sm"}
-          variant={primary ? "filled" : "light"}
-          fullWidth
-        >
-          {t(installLabelKey(build, device))}
-        </Button>
+        {blocked ? (
+          <>
+            <Button
+              size={primary ? "lg" : "sm"}
+              fullWidth
+              disabled
+              aria-describedby={`ios-blocked-${build.id}`}
+            >
+              {t(installLabelKey(build, device))}
+            </Button>
+            <Text fz="sm" c="red" id={`ios-blocked-${build.id}`}>
+              {t("install.ios_disabled")}
+            </Text>
+          </>
+        ) : (
+          <Button
+            component="a"
+            href={build.install.url}
+            size={primary ? "lg" : "sm"}
+            variant={primary ? "filled" : "light"}
+            fullWidth
+          >
+            {t(installLabelKey(build, device))}
+          </Button>
+        )}
         <Text fz="xs" c="dimmed">
           {[
             formatBytes(build.size),

@@ -87,6 +87,19 @@ describe("install page", () => {
     expect(screen.queryByText("Installing on iOS is not possible")).toBeNull();
   });
 
+  it("disables the iPhone install with the reason when the server is not on HTTPS", async () => {
+    useDevice(UA.iphone, 5);
+    stubApi({ "GET /api/getapp/k1/": { status: 200, body: page({ https: false }) } });
+    await open();
+    expect(screen.queryByRole("link", { name: "Install on iPhone" })).toBeNull();
+    const install = screen.getByRole("button", { name: "Install on iPhone" }) as HTMLButtonElement;
+    expect(install.disabled).toBe(true);
+    const reason = document.getElementById(install.getAttribute("aria-describedby") ?? "");
+    expect(reason?.textContent).toBe("Installing is not possible: this server is not set up for HTTPS.");
+    // Other platforms install as before.
+    expect(screen.getByRole("link", { name: "Download APK" }).getAttribute("href")).toBe(ANDROID.install.url);
+  });
+
   it("puts the APK first on Android", async () => {
     useDevice(UA.android, 5);
     stubApi({ "GET /api/getapp/k1/": { status: 200, body: page() } });

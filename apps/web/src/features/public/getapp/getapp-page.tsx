@@ -182,7 +182,7 @@ function InstallDetails({ page, linkKey }: { page: GetappPage; linkKey: string }
           dismissible={false}
         />
       ) : null}
-      {primary ? <BuildInstall build={primary} device={visitor.device} primary /> : null}
+      {primary ? <BuildInstall build={primary} device={visitor.device} primary https={page.https} /> : null}
       {others.length > 0 ? (
         <Stack gap="sm">
           {primary ? (
@@ -196,6 +196,7 @@ function InstallDetails({ page, linkKey }: { page: GetappPage; linkKey: string }
               build={build}
               device={visitor.device}
               primary={!primary && !deviceKnown && others.length === 1}
+              https={page.https}
             />
           ))}
         </Stack>
