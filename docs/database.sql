@@ -180,6 +180,7 @@ create table distributions (
   created_by bigint,
   created_at timestamp with time zone not null default now(),
   updated_at timestamp with time zone not null default now(),
+  name text,
   constraint distributions_application_id_applications_id_fk FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
   constraint distributions_created_by_users_id_fk FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL,
   constraint distributions_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES organizations(id) ON DELETE CASCADE,
