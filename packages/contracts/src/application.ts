@@ -130,6 +130,8 @@ export const ciUploadResult = applicationRecord.extend({
   success: z.literal("ok"),
   /** The app's install page, whatever is uploaded next. */
   public_link: z.string(),
+  /** Why phones will refuse this build, if they will (see build-warnings.ts); empty when none. */
+  warnings: z.array(buildWarning),
 });
 export const applicationPage = pageOf(applicationRecord);
 

@@ -1,22 +1,21 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import os from "node:os";
+import { copyFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturePath } from "../helpers/app-factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
+import { tempDir } from "../helpers/temp-dirs.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
-import { type FilePart, fixture, preload } from "./upload-helpers.ts";
+import { type FilePart, fixture, multipart, preload, uploadNewApp } from "./upload-helpers.ts";
 
 let t: TestApp;
 let workDir: string;
 beforeAll(async () => {
   t = await createTestApp();
-  workDir = mkdtempSync(path.join(os.tmpdir(), "tarmac-unsigned-ipa-"));
+  workDir = tempDir("unsigned-ipa");
 });
 afterAll(async () => {
   await t.close();
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 /** The App Store fixture with its provisioning profile removed by zip itself: an unsigned IPA. */
@@ -48,5 +47,27 @@ describe("warnings of an upload that devices will refuse", () => {
     expect(await warningsOf(fixture("apple/ipa/adhoc.ipa"))).toEqual([]);
     expect(await warningsOf(fixture("apple/ipa/enterprise.ipa"))).toEqual([]);
     expect(await warningsOf(fixture("android/modern.apk"))).toEqual([]);
+  });
+
+  it("tells a CI upload too, in its answer", async () => {
+    const { organization, owner } = await createOrganization(t);
+    const app = await uploadNewApp(t, owner.token, organization.id, fixture("apple/ipa/adhoc.ipa"));
+    const apiKey = await t.services.tokens.issueApiKey(owner.user.id);
+    const body = multipart(
+      {},
+      { ...fixture("apple/ipa/appstore.ipa"), field: "app" },
+      { unique_app_id_changed: "true" },
+    );
+    const response = await t.app.inject({
+      method: "PUT",
+      url: `${app.upload_path}${apiKey}/`,
+      payload: body.payload,
+      headers: body.headers,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      success: "ok",
+      warnings: [{ code: "ipa_app_store", message: expect.stringContaining("App Store") }],
+    });
   });
 });

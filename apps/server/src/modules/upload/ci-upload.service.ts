@@ -1,4 +1,4 @@
-import type { ApplicationRecord, AppType } from "@tarmac/contracts";
+import { type ApplicationRecord, type AppType, type BuildWarning, installWarnings } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { UploadSource } from "../../platform/storage/upload-source.ts";
 import type { TokenService } from "../users/token.service.ts";
@@ -42,6 +42,12 @@ export const ciFieldNames = {
  * CI uploads: PUT to the app's upload path with a user's API key. One call streams, reads and
  * commits the build with the same rules and transaction as the confirm call.
  */
+/** The app after the upload, and why phones may refuse the build (a CI log shows it). */
+export interface CiUploadOutcome {
+  record: ApplicationRecord;
+  warnings: BuildWarning[];
+}
+
 export class CiUploadService {
   constructor(
     private readonly deps: BuildDeps & {
@@ -56,7 +62,7 @@ export class CiUploadService {
    * PUT /api/app_upload/{app_key}/{api_key}/: the target is known from the URL, so the text
    * fields may come before or after the file.
    */
-  async upload(appKey: string, apiKey: string, source: UploadSource): Promise<ApplicationRecord> {
+  async upload(appKey: string, apiKey: string, source: UploadSource): Promise<CiUploadOutcome> {
     const target = await this.resolveTarget(appKey, apiKey);
     return this.deps.slots.withSlot(target.userId, source.clientAddress, async () => {
       const { fields, file } = await receiveUpload(source, (incoming) =>
@@ -98,12 +104,14 @@ export class CiUploadService {
     target: PreloadTarget,
     file: StreamedFile,
     fields: Record<string, string>,
-  ): Promise<ApplicationRecord> {
+  ): Promise<CiUploadOutcome> {
     const app = target.app as NonNullable<PreloadTarget["app"]>;
     let staged: StagedBuild | null = null;
+    let warnings: BuildWarning[] = [];
     try {
       staged = await inspectStoredBuild(file, target.appTypeHint);
       const ready = staged;
+      warnings = installWarnings(ready.buildInfo);
       await this.deps.commits.commit(
         target.userId,
         target.organizationId,
@@ -125,6 +133,7 @@ export class CiUploadService {
       await discardStaged(file, staged).catch(() => undefined);
       throw error;
     }
-    return this.deps.applications.getRecord(target.organizationId, app.id);
+    const record = await this.deps.applications.getRecord(target.organizationId, app.id);
+    return { record, warnings };
   }
 }

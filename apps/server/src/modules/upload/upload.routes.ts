@@ -163,9 +163,11 @@ export function registerUploadRoutes(
         const { app_key, api_key } = request.params;
         const source = multipartUploadSource(request, { fileFields: ["app"], maxFileBytes: maxUploadBytes });
         try {
-          const record = await closingOnError(reply, () => deps.ciUploads.upload(app_key, api_key, source));
+          const { record, warnings } = await closingOnError(reply, () =>
+            deps.ciUploads.upload(app_key, api_key, source),
+          );
           const public_link = await deps.installPage({ id: record.id, organizationId: record.organization });
-          return reply.status(200).send({ ...record, success: "ok" as const, public_link });
+          return reply.status(200).send({ ...record, success: "ok" as const, public_link, warnings });
         } catch (error) {
           throw asCiUploadFailure(error);
         }
