@@ -20,7 +20,7 @@ const PLAIN_HTTP = {
 };
 
 function serve(options: {
-  appType: number;
+  appType: 0 | 1;
   rights: MyAppRole;
   instance: { ios_installs: boolean; reason: string | null };
 }) {
