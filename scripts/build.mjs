@@ -40,6 +40,7 @@ export async function buildServer() {
     entryPoints: {
       main: at("apps/server/src/main.ts"),
       "issue-admin-token": at("apps/server/src/cli/issue-admin-token.ts"),
+      backup: at("apps/server/src/cli/backup.ts"),
     },
     outdir: at("apps/server/dist"),
     // The mail layout is React (platform/mail/layout.tsx); react itself stays in node_modules.

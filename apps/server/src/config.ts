@@ -201,6 +201,18 @@ function readOrCreateSecretKey(dataDir: string): string {
   return key;
 }
 
+/** Where the embedded default keeps its files, worked out without creating anything (backups use it). */
+export function dataDirectories(env: { DATA_DIR?: string; STORAGE_LOCAL_DIR?: string } = process.env): {
+  dataDir: string;
+  storageDir: string;
+} {
+  const dataDir = resolveFromLaunchDir(env.DATA_DIR || "./data");
+  const storageDir = env.STORAGE_LOCAL_DIR
+    ? resolveFromLaunchDir(env.STORAGE_LOCAL_DIR)
+    : path.join(dataDir, "storage");
+  return { dataDir, storageDir };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings mean "unset": shells and .env files often export VAR= for optional values.
   const present = Object.fromEntries(
@@ -222,16 +234,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration: STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET go together: set all three, or none",
     );
   }
-  const dataDir = resolveFromLaunchDir(values.DATA_DIR);
+  const { dataDir, storageDir } = dataDirectories(values);
   const port = values.PORT;
   return {
     ...values,
     DATA_DIR: dataDir,
     PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     SECRET_KEY: values.SECRET_KEY ?? readOrCreateSecretKey(dataDir),
-    STORAGE_LOCAL_DIR: values.STORAGE_LOCAL_DIR
-      ? resolveFromLaunchDir(values.STORAGE_LOCAL_DIR)
-      : path.join(dataDir, "storage"),
+    STORAGE_LOCAL_DIR: storageDir,
     // The JSON text of the key, read from its file when a path was given.
     GCS_CREDENTIALS: gcsCredentials && resolveGcsCredentials(gcsCredentials),
     UDID_SIGNING_CERT: values.UDID_SIGNING_CERT && resolveFromLaunchDir(values.UDID_SIGNING_CERT),

@@ -2,6 +2,7 @@ import { type Logger, pino } from "pino";
 import { createModules } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { loggerOptions } from "./http/logging.ts";
+import { answerBackupRequests } from "./platform/backup/backup-requests.ts";
 import { DatabaseUnavailableError } from "./platform/db/client.ts";
 import { startMetricsServer } from "./platform/metrics/metrics-server.ts";
 import { closePlatform, openPlatform, type Platform } from "./platform/platform.ts";
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   // SIGTERM then must still stop it cleanly.
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let metricsServer: { close(): Promise<void> } | null = null;
+  let stopAnsweringBackups = () => {};
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     const budget = Math.max(500, config.SHUTDOWN_TIMEOUT_MS - 1000);
     await app?.close(); // stops accepting, lets in-flight requests finish
     await metricsServer?.close();
+    stopAnsweringBackups();
     // Jobs get up to half the budget: pg-boss's wait, then as long for batches still running.
     await closePlatform(platform, Math.floor(budget / 4));
     logger.info("stopped");
@@ -88,6 +91,10 @@ async function main(): Promise<void> {
     if (stopping) return;
     if (app) await app.listen({ port: config.PORT, host: config.HOST });
     metricsServer = await serveMetrics(platform, logger);
+    // The embedded database is this process's alone: backups of it are asked of this process.
+    if (platform.database.kind === "pglite") {
+      stopAnsweringBackups = answerBackupRequests(platform, (line) => logger.error(line));
+    }
   } catch (error) {
     // A signal during start-up closes the database under the steps still running: their failure
     // is the stop's own doing, and the stop ends the process (cleanly) once it has closed all.

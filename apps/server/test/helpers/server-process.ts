@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
-const serverDir = fileURLToPath(new URL("../..", import.meta.url));
+export const serverDir = fileURLToPath(new URL("../..", import.meta.url));
 
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -33,6 +33,11 @@ export interface DatabaseHandle {
    * returns. Only the embedded database offers it (its notifications come from its own process).
    */
   onChange?(channel: string, listener: () => void): Promise<void>;
+  /**
+   * The embedded database's files as one gzipped tar, taken between two statements (so it is
+   * consistent); PostgreSQL has pg_dump for that.
+   */
+  dumpDataDir?(): Promise<Blob>;
   /** The pool's connections now; the embedded database has no pool. */
   poolUse?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -121,6 +126,7 @@ export function wrapPglite(client: PGlite, logger?: Logger): DatabaseHandle {
     async onChange(channel, listener) {
       await client.listen(channel, () => listener());
     },
+    dumpDataDir: () => client.dumpDataDir("gzip"),
     close: () => client.close(),
   };
 }

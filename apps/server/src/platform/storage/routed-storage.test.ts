@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
@@ -66,5 +63,28 @@ describe("RoutedStorage", () => {
     await storage.delete(placed.key);
     expect(await bucket.stat("orgs/1/builds/b")).toBeNull();
     await expect(storage.read("loc/8/orgs/1/builds/c")).rejects.toThrow("unknown");
+  });
+});
+
+describe("holdDeletions", () => {
+  it("keeps every file until the work ends, then deletes what was asked meanwhile", async () => {
+    const storage = new RoutedStorage(local(null));
+    await storage.put("orgs/1/builds/kept", Readable.from([Buffer.from("kept")]));
+    let finish: () => void = () => undefined;
+    const copying = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const held = storage.holdDeletions(() => copying);
+    let deleted = false;
+    const deletion = storage.delete("orgs/1/builds/kept").then(() => {
+      deleted = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(deleted).toBe(false);
+    expect(await storage.stat("orgs/1/builds/kept")).not.toBeNull();
+    finish();
+    await held;
+    await deletion;
+    expect(await storage.stat("orgs/1/builds/kept")).toBeNull();
   });
 });

@@ -46,6 +46,23 @@ export class RoutedStorage implements StorageDriver {
     this.name = instance.name;
   }
 
+  /** Settled unless a backup holds deletions back (see holdDeletions). */
+  private deletionsResume: Promise<void> = Promise.resolve();
+
+  /**
+   * Holds every delete back until `work` ends, so a backup's copy of the files has every file its
+   * database dump refers to. A delete meanwhile waits; nothing fails.
+   */
+  async holdDeletions<T>(work: () => Promise<T>): Promise<T> {
+    const done = work();
+    const previous = this.deletionsResume;
+    this.deletionsResume = done.then(
+      () => previous,
+      () => previous,
+    );
+    return done;
+  }
+
   /** Installed by the module that owns the locations' settings. */
   useLocations(locations: StorageLocations): void {
     this.locations = locations;
@@ -86,6 +103,8 @@ export class RoutedStorage implements StorageDriver {
   }
 
   async delete(key: string): Promise<void> {
+    // While a backup copies the files, the files its database dump names must stay.
+    await this.deletionsResume;
     await this.on("delete", key, (target) => target.driver.delete(target.key));
   }
 
