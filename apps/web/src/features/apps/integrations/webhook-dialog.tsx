@@ -1,5 +1,5 @@
 // Adding or changing a webhook: where it posts, in which shape, which events, for which apps.
-import { Checkbox, Modal, Radio, Select, SimpleGrid, Stack, Switch, TextInput } from "@mantine/core";
+import { Checkbox, Modal, Radio, SimpleGrid, Stack, Switch, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,6 +12,8 @@ import {
   webhookEventTypes,
   webhookFormats,
 } from "../../../api/integrations.ts";
+import { FieldRow } from "../../../ui/forms/field-row.tsx";
+import { FitSelect } from "../../../ui/forms/fit-select.tsx";
 import { FormAlert } from "../../../ui/forms/form-alert.tsx";
 import { FormDialogActions } from "../../../ui/forms/form-dialog-actions.tsx";
 import { useFormErrors } from "../../../ui/forms/use-form-errors.ts";
@@ -87,8 +89,8 @@ export function WebhookDialog({
             onChange={(event) => setForm({ ...form, url: event.currentTarget.value })}
             error={formErrors.errors.fields.url}
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select
+          <FieldRow>
+            <FitSelect
               label={t("integrations.format")}
               data={webhookFormats.map((value) => ({ value, label: t(`integrations.formats.${value}`) }))}
               value={form.format}
@@ -102,7 +104,7 @@ export function WebhookDialog({
               onChange={(event) => setForm({ ...form, description: event.currentTarget.value })}
               error={formErrors.errors.fields.description}
             />
-          </SimpleGrid>
+          </FieldRow>
           {editing ? null : (
             <Radio.Group
               label={t("integrations.scope")}
