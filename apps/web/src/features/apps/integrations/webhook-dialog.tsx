@@ -17,6 +17,7 @@ import { FitSelect } from "../../../ui/forms/fit-select.tsx";
 import { FormAlert } from "../../../ui/forms/form-alert.tsx";
 import { FormDialogActions } from "../../../ui/forms/form-dialog-actions.tsx";
 import { useFormErrors } from "../../../ui/forms/use-form-errors.ts";
+import { AppScopeSelect, EVERY_APP } from "./app-scope-select.tsx";
 
 const FIELDS = ["url", "format", "events", "enabled", "description", "app"] as const;
 
@@ -31,7 +32,8 @@ export function WebhookDialog({
   onSaved,
 }: {
   orgId: number;
-  appId: number;
+  /** The app whose tab adds it; null on the organization's page, which asks which app. */
+  appId: number | null;
   /** The webhook to change; null adds one. */
   editing: Webhook | null;
   onClose: () => void;
@@ -46,7 +48,12 @@ export function WebhookDialog({
     enabled: editing?.enabled ?? true,
     description: editing?.description ?? "",
     scope: editing ? (editing.app === null ? "organization" : "app") : "app",
+    chosenApp: EVERY_APP,
   });
+  const appOfNewHook = () => {
+    if (appId === null) return form.chosenApp === EVERY_APP ? null : Number(form.chosenApp);
+    return form.scope === "app" ? appId : null;
+  };
   const save = useMutation({
     mutationFn: () => {
       const settings = {
@@ -58,7 +65,7 @@ export function WebhookDialog({
       };
       return editing
         ? updateWebhook(editing.id, settings)
-        : createWebhook({ ...settings, organization: orgId, app: form.scope === "app" ? appId : null });
+        : createWebhook({ ...settings, organization: orgId, app: appOfNewHook() });
     },
     onSuccess: onSaved,
     onError: formErrors.showError,
@@ -105,7 +112,14 @@ export function WebhookDialog({
               error={formErrors.errors.fields.description}
             />
           </FieldRow>
-          {editing ? null : (
+          {editing ? null : appId === null ? (
+            <AppScopeSelect
+              orgId={orgId}
+              value={form.chosenApp}
+              onChange={(chosenApp) => setForm({ ...form, chosenApp })}
+              error={formErrors.errors.fields.app}
+            />
+          ) : (
             <Radio.Group
               label={t("integrations.scope")}
               value={form.scope}
