@@ -78,6 +78,7 @@ const dashboardRoutes = () => [
   "/dashboard/organization/permission-groups",
   "/dashboard/organization/storage",
   "/dashboard/organization/mail-server",
+  "/dashboard/organization/integrations",
   "/dashboard/feedback",
   "/dashboard/organization/sign-on",
   "/dashboard/organization/settings",

@@ -71,7 +71,7 @@ describe("the Storage page", () => {
     await page.getByText(en.storage.status_s3.replace("{{bucket}}", "team-builds")).waitFor();
 
     await page.getByRole("button", { name: en.storage.move_start }).click();
-    await page.getByText(en.storage.move_done.replace("{{total}}", "2")).waitFor({ timeout: 30_000 });
+    await page.getByText(en.storage.move_done_other.replace("{{count}}", "2")).waitFor({ timeout: 30_000 });
     const overview = await api(`/api/orgs-storage/${organizationId}/`);
     expect(overview.body).toMatchObject({ kind: "s3", files_elsewhere: 0, move: { state: "done" } });
     await context.close();

@@ -141,6 +141,13 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "organization/integrations",
+            lazy: async () => ({
+              Component: (await import("./features/apps/integrations/organization-integrations-page.tsx"))
+                .OrganizationIntegrationsPage,
+            }),
+          },
+          {
             path: "organization/plan",
             lazy: async () => ({
               Component: (await import("./features/organization/plan-page.tsx")).PlanPage,

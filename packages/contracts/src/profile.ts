@@ -29,6 +29,10 @@ export const profile = z.object({
 });
 export type Profile = z.infer<typeof profile>;
 
+/** `GET /api/profiles/api-key/`: whether the caller already holds an API key (the key itself is never shown again). */
+export const apiKeyState = z.object({ has_api_key: z.boolean() });
+export type ApiKeyState = z.infer<typeof apiKeyState>;
+
 export const profileQuery = z.object({
   close_welcome: z.string().optional(),
   org: z.coerce.number().int().optional(),

@@ -44,6 +44,12 @@ export const webhook = z
   .meta({ id: "Webhook" });
 export type Webhook = z.infer<typeof webhook>;
 
+/** A webhook as the organization's list shows it: with the title of its app (null: every app). */
+export const webhookListItem = webhook
+  .extend({ app_title: z.string().nullable() })
+  .meta({ id: "WebhookListItem" });
+export type WebhookListItem = z.infer<typeof webhookListItem>;
+
 const longest = (length: number) => `Ensure this field has no more than ${length} characters.`;
 
 const webhookSettings = {
@@ -106,6 +112,13 @@ export const chatWebhook = z
   })
   .meta({ id: "ChatWebhook" });
 export type ChatWebhook = z.infer<typeof chatWebhook>;
+
+/** `GET /api/slackwebhooks/?org=`: the organization's apps that post to a chat channel. */
+export const chatChannelListQuery = pageQuery.extend({ org: z.coerce.number().int().positive() });
+export const chatChannelListItem = chatWebhook
+  .extend({ app_title: z.string(), app_type: z.number().int(), environment: z.string() })
+  .meta({ id: "ChatChannelListItem" });
+export type ChatChannelListItem = z.infer<typeof chatChannelListItem>;
 
 export const chatWebhookInput = z.object({
   slack_webhook: z.string().trim().min(1, "This field may not be blank.").max(500, longest(500)),

@@ -118,6 +118,25 @@ describe("AccountService: the mail of an organization's invitation", () => {
     expect(working.sort()).toEqual([false, true]);
   });
 
+  it("gives a waiting nameless account the names an inviter typed, and the link starts from them", async () => {
+    const { organization } = await createOrganization(t, { title: "Named" });
+    const email = uniqueEmail("renamed");
+    await t.database.db.transaction((tx) =>
+      t.services.accounts.prepareInvitee({ email, firstName: "", lastName: "" }, tx),
+    );
+    await invite(email, organization.id, "Named");
+    const [mail] = await waitForMail(t, email);
+    const info = await t.app.inject({
+      url: `/api/user/activate/${codeFromMail(mail as NonNullable<typeof mail>)}/`,
+    });
+    expect(info.json()).toMatchObject({ kind: "invitation", first_name: "Ina", last_name: "Vited" });
+    // Names the owner or someone before chose stay: blank ones from a later inviter change nothing.
+    await t.database.db.transaction((tx) =>
+      t.services.accounts.prepareInvitee({ email, firstName: "", lastName: "" }, tx),
+    );
+    expect(await t.services.users.findByEmail(email)).toMatchObject({ firstName: "Ina", lastName: "Vited" });
+  });
+
   it("refuses to resend to an active user", async () => {
     const active = await createUserWithToken(t);
     await expect(t.services.accounts.resendInvitation(active.user.id)).rejects.toMatchObject({

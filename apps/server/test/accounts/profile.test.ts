@@ -98,6 +98,19 @@ describe("profile", () => {
     ).toBe(400);
   });
 
+  it("tells whether the caller holds an API key, without showing it", async () => {
+    const user = await createUserWithPassword(t);
+    const token = await signIn(user.email);
+    const state = async () =>
+      (await t.app.inject({ url: "/api/profiles/api-key/", headers: authHeader(token) })).json();
+    expect(await state()).toEqual({ has_api_key: false });
+    await t.services.tokens.rotateApiKey(user.id);
+    expect(await state()).toEqual({ has_api_key: true });
+    await t.services.tokens.revokeApiKeys(user.id);
+    expect(await state()).toEqual({ has_api_key: false });
+    expect((await t.app.inject({ url: "/api/profiles/api-key/" })).statusCode).toBe(401);
+  });
+
   it("updates only one's own name; another id answers 404", async () => {
     const user = await createUserWithPassword(t);
     const other = await createUserWithPassword(t);

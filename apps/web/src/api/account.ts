@@ -1,5 +1,6 @@
 // Calls of the signed-in user's own account: profile, password, 2FA, API key, export, deletion.
 import type {
+  ApiKeyState,
   DataExport,
   DataExportCreated,
   DetailResponse,
@@ -29,7 +30,13 @@ export type TwoFactorProof =
 export const accountKeys = {
   profile: () => ["profile"] as const,
   dataExports: () => ["data-exports"] as const,
+  apiKeyState: () => ["api-key-state"] as const,
 };
+
+/** Whether a new API key would replace one the caller already holds. */
+export async function fetchHasApiKey(): Promise<boolean> {
+  return (await api.get<ApiKeyState>("/api/profiles/api-key/")).has_api_key;
+}
 
 /** The profile list always holds the caller alone; an empty or odd answer counts as a failure. */
 export async function fetchProfile(): Promise<Profile> {

@@ -37,6 +37,7 @@ describe("api client", () => {
     navigations.length = 0;
     registerNavigator((path) => navigations.push(path));
     vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "debug").mockImplementation(() => {});
   });
 
   it("sends the stored token as 'Authorization: Token <token>' and JSON bodies", async () => {
@@ -124,6 +125,15 @@ describe("api client", () => {
       body: { email: ["Enter a valid email address."] },
     });
     expect(navigations).toEqual([]);
+  });
+
+  it("logs an expected 4xx quietly, never as a console error", async () => {
+    for (const status of [400, 401, 403, 404]) {
+      stubFetch(status, { detail: "No." });
+      const error = await api.get("/api/teams/").catch((caught: unknown) => caught);
+      expect(console.debug).toHaveBeenCalledWith(error);
+    }
+    expect(console.error).not.toHaveBeenCalled();
   });
 
   it("turns a network failure into a status-0 'Server Error'", async () => {

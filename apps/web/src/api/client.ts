@@ -90,10 +90,19 @@ function readDetail(body: unknown): string | null {
   return null;
 }
 
+/**
+ * A 4xx is the server answering as designed (a wrong password, a name taken, a link expired): the
+ * page shows it, so it is logged for the curious only. Anything else is a fault worth an error.
+ */
+export function logFailure(error: ApiError): void {
+  if (error.status >= 400 && error.status < 500) console.debug(error);
+  else console.error(error);
+}
+
 /** Applies the failure rules shared by fetch requests and XHR uploads. */
 export function createFailure(status: number, body: unknown): ApiError {
   const error = new ApiError(status, body, readDetail(body) ?? SERVER_ERROR_MESSAGE);
-  console.error(error);
+  logFailure(error);
   if (status === 401) {
     // A rejected token is useless; keeping it would let the dashboard guard loop back here.
     if (getToken()) clearToken();

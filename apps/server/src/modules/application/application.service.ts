@@ -3,6 +3,7 @@
  * goes through getAccessibleApp: another organization's app, or one the caller may not see,
  * is "not found"; a visible app the caller may not act on is "forbidden".
  */
+
 import type { ApplicationRecord, Version } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import { CatalogRows } from "../../platform/cache/catalog-rows.ts";
@@ -17,6 +18,7 @@ import {
 } from "../organization/membership.service.ts";
 import { isAdminRole } from "../organization/roles.ts";
 import type { UserService, UserSummary } from "../users/user.service.ts";
+import { findAppTitles, listChatChannelApps } from "./app-directory.repo.ts";
 import { type AppAccess, type AppAction, canOnApp, canSeeApp, canSeeBuild } from "./application.policy.ts";
 import type { ApplicationPresenter } from "./application.presenter.ts";
 import {
@@ -135,6 +137,16 @@ export class ApplicationService {
     db: Database = this.deps.db,
   ): Promise<ApplicationRow | null> {
     return findApplicationInOrganization(db, organizationId, appId);
+  }
+
+  /** Titles of the organization's apps among these ids (the caller has checked access). */
+  findAppTitles(organizationId: number, ids: number[]): Promise<Map<number, string>> {
+    return findAppTitles(this.deps.db, organizationId, [...new Set(ids)]);
+  }
+
+  /** The organization's apps with a chat channel, a page of them (the caller has checked access). */
+  listChatChannelApps(organizationId: number, page: { limit: number; offset: number }) {
+    return listChatChannelApps(this.deps.db, organizationId, page);
   }
 
   /** The presented record of an app in the organization, as an admin sees it. */

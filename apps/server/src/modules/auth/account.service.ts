@@ -112,6 +112,16 @@ export class AccountService {
   ): Promise<UserRow> {
     const email = normalizeEmail(input.email);
     const existing = await this.deps.users.findByEmail(email, tx);
+    if (existing && isPendingInvitation(existing) && (input.firstName || input.lastName)) {
+      // Nobody has chosen names for an account still waiting for its owner: the ones this
+      // inviter typed are the best guess, and the invitation form starts from them.
+      const named = await this.deps.users.update(
+        existing.id,
+        { firstName: input.firstName, lastName: input.lastName },
+        tx,
+      );
+      return named ?? existing;
+    }
     if (existing) return existing;
     return this.deps.users.create(
       { email, firstName: input.firstName, lastName: input.lastName, isActive: false },

@@ -1,11 +1,14 @@
-import type { ChatWebhook, ChatWebhookInput, WebhookDelivery } from "@tarmac/contracts";
+import type { ChatChannelListItem, ChatWebhook, ChatWebhookInput, WebhookDelivery } from "@tarmac/contracts";
+import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { ApplicationRow, ApplicationService } from "../application/application.service.ts";
 import type { ApplicationUpdateService } from "../application/application-update.service.ts";
+import type { MembershipService } from "../organization/membership.service.ts";
 import { chatFormatOf } from "./chat-messages.ts";
 import type { DeliveryService } from "./delivery.service.ts";
 import { assertEndpointUrl } from "./endpoint-url.ts";
+import { can } from "./integrations.policy.ts";
 
 /**
  * An app's chat channel (`/api/slackwebhooks/{app}/`): the incoming-webhook URL kept on the app
@@ -15,12 +18,37 @@ export class ChatChannelService {
   constructor(
     private readonly deps: {
       applications: ApplicationService;
+      membership: MembershipService;
       updates: ApplicationUpdateService;
       appSecrets: SecretBox;
       deliveries: DeliveryService;
       allowPrivateTargets: boolean;
     },
   ) {}
+
+  /** The organization's apps that post to a chat channel: its admins' overview (like its webhooks). */
+  async list(
+    actorUserId: number,
+    organizationId: number,
+    page: PageParams,
+  ): Promise<{ count: number; results: ChatChannelListItem[] }> {
+    // Someone outside the organization learns nothing (404); a member who is no admin, 403.
+    const member = await this.deps.membership.getMembership(actorUserId, organizationId);
+    if (!can(member, "webhook:read")) throw AppError.forbidden();
+    const found = await this.deps.applications.listChatChannelApps(organizationId, {
+      limit: page.pageSize,
+      offset: page.offset,
+    });
+    return {
+      count: found.count,
+      results: found.rows.map((app) => ({
+        ...this.present(app),
+        app_title: app.title,
+        app_type: app.appType,
+        environment: app.environment,
+      })),
+    };
+  }
 
   async get(actorUserId: number, appId: number): Promise<ChatWebhook> {
     const { app } = await this.deps.applications.getAccessibleApp(actorUserId, appId, "app:update");

@@ -51,6 +51,7 @@ export function createIntegrationsModule(
   });
   const chat = new ChatChannelService({
     applications: deps.applications,
+    membership: deps.membership,
     updates: deps.updates,
     appSecrets: deps.secrets,
     deliveries,

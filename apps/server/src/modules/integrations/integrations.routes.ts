@@ -1,4 +1,6 @@
 import {
+  chatChannelListItem,
+  chatChannelListQuery,
   chatWebhook,
   chatWebhookInput,
   pageOf,
@@ -6,6 +8,7 @@ import {
   webhook,
   webhookCreateInput,
   webhookDelivery,
+  webhookListItem,
   webhookListQuery,
   webhookUpdateInput,
 } from "@tarmac/contracts";
@@ -38,7 +41,7 @@ export function registerIntegrationRoutes(
         tags,
         summary: "The organization's webhooks (`app`: one app's; `include_org=1`: and those for every app)",
         querystring: webhookListQuery,
-        response: { 200: pageOf(webhook), ...errors },
+        response: { 200: pageOf(webhookListItem), ...errors },
       },
     },
     async (request) => {
@@ -163,6 +166,23 @@ export function registerIntegrationRoutes(
       },
     },
     async (request) => webhooks.redeliver(userOf(request), request.params.id),
+  );
+
+  routes.get(
+    "/api/slackwebhooks/",
+    {
+      schema: {
+        tags,
+        summary: "The organization's apps that post new builds to a chat channel (admins only)",
+        querystring: chatChannelListQuery,
+        response: { 200: pageOf(chatChannelListItem), ...errors },
+      },
+    },
+    async (request) => {
+      const params = pageParams(request.query);
+      const { count, results } = await chat.list(userOf(request), request.query.org, params);
+      return toPage(request, publicUrl, params, count, results);
+    },
   );
 
   routes.get(

@@ -1,5 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { Webhook, WebhookCreateInput, WebhookDelivery, WebhookUpdateInput } from "@tarmac/contracts";
+import type {
+  Webhook,
+  WebhookCreateInput,
+  WebhookDelivery,
+  WebhookListItem,
+  WebhookUpdateInput,
+} from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
@@ -56,7 +62,7 @@ export class WebhookService {
     organizationId: number,
     filter: { app?: number; includeOrg?: boolean },
     page: PageParams,
-  ) {
+  ): Promise<{ count: number; results: WebhookListItem[] }> {
     await this.authorize(actorUserId, organizationId, "webhook:read");
     const found = await listWebhooks(
       this.deps.db,
@@ -67,7 +73,18 @@ export class WebhookService {
       },
       { limit: page.pageSize, offset: page.offset },
     );
-    return { count: found.count, results: found.rows.map((row) => this.present(row)) };
+    // The organization's page names each webhook's app; the app's own tab knows it already.
+    const titles = await this.deps.applications.findAppTitles(
+      organizationId,
+      found.rows.flatMap((row) => (row.applicationId === null ? [] : [row.applicationId])),
+    );
+    return {
+      count: found.count,
+      results: found.rows.map((row) => ({
+        ...this.present(row),
+        app_title: row.applicationId === null ? null : (titles.get(row.applicationId) ?? null),
+      })),
+    };
   }
 
   async get(actorUserId: number, id: number): Promise<Webhook> {

@@ -21,6 +21,6 @@ export function createProfileModule(
   });
   return {
     services: { profiles },
-    routes: (app) => registerProfileRoutes(app, { profiles }),
+    routes: (app) => registerProfileRoutes(app, { profiles, tokens: deps.tokens }),
   } satisfies AppModule;
 }

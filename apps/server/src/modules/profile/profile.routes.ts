@@ -1,4 +1,5 @@
 import {
+  apiKeyState,
   profile,
   profileDeleteInput,
   profileParams,
@@ -10,11 +11,15 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireActor } from "../../http/auth.ts";
 import { assertSignedIn } from "../../http/signed-in.ts";
+import type { TokenService } from "../users/token.service.ts";
 import type { ProfileService } from "./profile.service.ts";
 
 const tags = ["profile"];
 
-export function registerProfileRoutes(app: FastifyInstance, deps: { profiles: ProfileService }): void {
+export function registerProfileRoutes(
+  app: FastifyInstance,
+  deps: { profiles: ProfileService; tokens: Pick<TokenService, "hasApiKey"> },
+): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get("/api/profiles/", {
@@ -36,6 +41,17 @@ export function registerProfileRoutes(app: FastifyInstance, deps: { profiles: Pr
       });
       return [{ ...item, is_instance_admin: actor.isInstanceAdmin }];
     },
+  });
+
+  r.get("/api/profiles/api-key/", {
+    preValidation: assertSignedIn,
+    schema: {
+      tags,
+      summary:
+        "Whether the signed-in user holds an API key, so that replacing one can be told apart from a first",
+      response: { 200: apiKeyState },
+    },
+    handler: async (request) => ({ has_api_key: await deps.tokens.hasApiKey(requireActor(request).userId) }),
   });
 
   r.put("/api/profiles/:user_id/", {

@@ -100,6 +100,16 @@ export async function revokeUserTokens(
     );
 }
 
+/** Whether the user holds a key of this kind that still works (keys made for CI never expire). */
+export async function hasUnrevokedToken(db: Database, userId: number, kind: TokenKind): Promise<boolean> {
+  const [row] = await db
+    .select({ id: authTokens.id })
+    .from(authTokens)
+    .where(and(eq(authTokens.userId, userId), eq(authTokens.kind, kind), isNull(authTokens.revokedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function listUserTokens(db: Database, userId: number) {
   return db
     .select({

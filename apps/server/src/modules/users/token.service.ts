@@ -10,6 +10,7 @@ import type { Database } from "../../platform/db/client.ts";
 import { isoOrNull, type PersonalDataSection } from "../../platform/personal-data.ts";
 import {
   batchedTokenReads,
+  hasUnrevokedToken,
   insertToken,
   listSsoSessions,
   listUserTokens,
@@ -108,6 +109,11 @@ export class TokenService {
       await revokeUserTokens(tx, userId, "api_key", new Date());
       return this.issueApiKey(userId, tx, ssoOrganizationId);
     });
+  }
+
+  /** Whether a new key would replace one (the profile words its warning by this). */
+  hasApiKey(userId: number): Promise<boolean> {
+    return hasUnrevokedToken(this.deps.db, userId, "api_key");
   }
 
   async resolve(token: string, now = new Date()): Promise<ResolvedToken | null> {

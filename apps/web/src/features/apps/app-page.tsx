@@ -2,7 +2,7 @@
 import { Anchor, Stack, Tabs, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { Link, useParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import { applicationKeys, fetchApplication, fetchMyAppRole, type MyAppRole } from "../../api/applications.ts";
 import { ApiError } from "../../api/client.ts";
 import { LoadError } from "../../ui/load-error.tsx";
@@ -46,8 +46,13 @@ function AppMissing() {
   );
 }
 
+/** Tabs a link may open (`?tab=integrations` from the organization's integrations page). */
+const LINKABLE_TABS = ["versions", "distribution", "feedback", "members", "integrations", "activity"];
+
 function AppView({ appId }: { appId: number }) {
   const { t } = useTranslation();
+  const asked = useSearchParams()[0].get("tab") ?? "";
+  const firstTab = LINKABLE_TABS.includes(asked) ? asked : "versions";
   const app = useQuery({ queryKey: applicationKeys.detail(appId), queryFn: () => fetchApplication(appId) });
   const role = useQuery({ queryKey: applicationKeys.role(appId), queryFn: () => fetchMyAppRole(appId) });
   useDocumentTitle(app.data ? app.data.project_title || app.data.title : t("apps.title"));
@@ -67,7 +72,7 @@ function AppView({ appId }: { appId: number }) {
       </Anchor>
       <AppHeader app={app.data} rights={rights} />
       {app.data.app_type === 1 && canDistribute ? <IosHttpsWarning /> : null}
-      <Tabs defaultValue="versions" keepMounted={false}>
+      <Tabs defaultValue={firstTab} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="versions">{t("apps.versions_tab", { count: app.data.count_versions })}</Tabs.Tab>
           {canDistribute ? <Tabs.Tab value="distribution">{t("distribution.tab")}</Tabs.Tab> : null}

@@ -13,9 +13,12 @@ import {
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
+import { useBreakpoint } from "../../ui/use-breakpoint.ts";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
 import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
+import { VersionCard } from "./version-card.tsx";
+import type { VersionActions } from "./version-parts.tsx";
 import { DeleteVersionDialog, VersionRow } from "./version-row.tsx";
 
 export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights: MyAppRole }) {
@@ -30,6 +33,13 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
   });
   const results = query.data?.results ?? [];
   const pages = usePageCount(page, query.data);
+  // Ten columns do not fit a phone: there each build is a card, its Download button in reach.
+  const asCards = useBreakpoint().breakpoint === "xs";
+  const actionsFor = (version: Version): VersionActions => ({
+    onEditNotes: () => setEditing(version),
+    onExchange: () => setExchanging(version),
+    onDelete: () => setDeleting(version),
+  });
 
   if (query.isPending) return <PageLoader />;
   if (query.isError) return <LoadError onRetry={() => void query.refetch()} />;
@@ -37,6 +47,12 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
     <Stack gap="md">
       {results.length === 0 ? (
         <Text c="dimmed">{t("apps.no_builds")}</Text>
+      ) : asCards ? (
+        <Stack gap="sm">
+          {results.map((version) => (
+            <VersionCard key={version.id} version={version} rights={rights} actions={actionsFor(version)} />
+          ))}
+        </Stack>
       ) : (
         <Paper withBorder radius="md">
           <Table.ScrollContainer minWidth={960}>
@@ -59,12 +75,9 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
                 {results.map((version) => (
                   <VersionRow
                     key={version.id}
-                    appId={app.id}
                     version={version}
                     rights={rights}
-                    onEditNotes={() => setEditing(version)}
-                    onExchange={() => setExchanging(version)}
-                    onDelete={() => setDeleting(version)}
+                    actions={actionsFor(version)}
                   />
                 ))}
               </Table.Tbody>

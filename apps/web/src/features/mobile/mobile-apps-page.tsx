@@ -1,6 +1,6 @@
 // The mobile app area (/dashboard/m): a phone-sized list of the apps the user may install,
 // newest build first, each with an install button that opens the app's permanent install page.
-import { Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from "@mantine/core";
+import { Badge, Button, Chip, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -57,19 +57,26 @@ export function MobileAppsPage() {
       <Title order={1} fz={24}>
         {t("mobile.title")}
       </Title>
-      <SegmentedControl
-        fullWidth
+      {/* Chips wrap onto a second line on a narrow phone, where five segments would push "All" off screen. */}
+      <Chip.Group
         value={filter}
         onChange={(value) => {
           setFilter(value as Filter);
           setPage(1);
         }}
-        // Every platform the list can hold: desktop builds are installed from here too.
-        data={[
-          { value: "all", label: t("apps.all_platforms") },
-          ...APP_TYPES.map((type) => ({ value: String(type), label: t(platformKey(type)) })),
-        ]}
-      />
+      >
+        <Group gap="xs" role="radiogroup" aria-label={t("apps.platform_filter")}>
+          {/* Every platform the list can hold: desktop builds are installed from here too. */}
+          {[
+            { value: "all", label: t("apps.all_platforms") },
+            ...APP_TYPES.map((type) => ({ value: String(type), label: t(platformKey(type)) })),
+          ].map((option) => (
+            <Chip key={option.value} value={option.value} name="platform-filter">
+              {option.label}
+            </Chip>
+          ))}
+        </Group>
+      </Chip.Group>
       {query.isPending && orgId > 0 ? <PageLoader /> : null}
       {query.isError ? <LoadError onRetry={() => void query.refetch()} /> : null}
       {query.data && query.data.results.length === 0 ? <Text c="dimmed">{t("mobile.empty")}</Text> : null}

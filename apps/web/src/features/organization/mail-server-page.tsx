@@ -4,7 +4,6 @@ import {
   Group,
   NumberInput,
   PasswordInput,
-  Select,
   SimpleGrid,
   Stack,
   Text,
@@ -24,6 +23,8 @@ import {
 import { isAdminRole } from "../../api/roles.ts";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
+import { FieldRow } from "../../ui/forms/field-row.tsx";
+import { FitSelect } from "../../ui/forms/fit-select.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
 import { LoadError } from "../../ui/load-error.tsx";
@@ -113,7 +114,7 @@ function MailServerForm({ orgId, saved }: { orgId: number; saved: MailServer }) 
       <form onSubmit={submit} aria-label={t("mail_server.title")}>
         <Stack gap="md" maw={640}>
           <FormAlert state={formErrors} />
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <FieldRow>
             <TextInput label={t("mail_server.host")} required {...text("host")} />
             <NumberInput
               label={t("mail_server.port")}
@@ -124,7 +125,7 @@ function MailServerForm({ orgId, saved }: { orgId: number; saved: MailServer }) 
               onChange={(value) => setForm({ ...form, port: Number(value) || 0 })}
               error={formErrors.errors.fields.port}
             />
-            <Select
+            <FitSelect
               label={t("mail_server.security")}
               data={SECURITIES.map((value) => ({ value, label: t(`mail_server.security_${value}`) }))}
               value={form.security}
@@ -134,7 +135,7 @@ function MailServerForm({ orgId, saved }: { orgId: number; saved: MailServer }) 
               allowDeselect={false}
               error={formErrors.errors.fields.security}
             />
-          </SimpleGrid>
+          </FieldRow>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label={t("mail_server.username")} autoComplete="off" {...text("username")} />
             <PasswordInput

@@ -40,7 +40,7 @@ export function StorageMoveSection({ orgId, overview }: { orgId: number; overvie
           <Text fz="sm">
             {t("storage.move_progress", {
               moved: move.moved_files,
-              total: move.total_files,
+              count: move.total_files,
               movedBytes: formatBytes(move.moved_bytes),
               totalBytes: formatBytes(move.total_bytes),
             })}
@@ -49,7 +49,7 @@ export function StorageMoveSection({ orgId, overview }: { orgId: number; overvie
       ) : null}
       {move?.state === "done" ? (
         <Alert color="green" variant="light">
-          {t("storage.move_done", { total: move.total_files })}
+          {t("storage.move_done", { count: move.total_files })}
         </Alert>
       ) : null}
       {move?.state === "failed" ? (

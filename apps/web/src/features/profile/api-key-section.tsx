@@ -1,8 +1,8 @@
 import { Button, Code, Group, Stack, Text } from "@mantine/core";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type OrgData, type Profile, rotateApiKey } from "../../api/account.ts";
+import { accountKeys, fetchHasApiKey, type OrgData, type Profile, rotateApiKey } from "../../api/account.ts";
 import { fetchMemberships, staffKeys } from "../../api/staff.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { useAlerts } from "../../ui/alerts-provider.tsx";
@@ -27,6 +27,9 @@ function ApiKey({ profile, org }: { profile: Profile; org: OrgData }) {
   const alerts = useAlerts();
   const [key, setKey] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const queryClient = useQueryClient();
+  // Warning that a previous key stops working makes sense only when there is one.
+  const hasKey = useQuery({ queryKey: accountKeys.apiKeyState(), queryFn: fetchHasApiKey });
   // The key belongs to the caller's own membership of the current organization.
   const own = useQuery({
     queryKey: staffKeys.own(org.org_id, profile.email),
@@ -40,6 +43,7 @@ function ApiKey({ profile, org }: { profile: Profile; org: OrgData }) {
     onSuccess: (reply) => {
       setKey(reply.api_key);
       setConfirming(false);
+      queryClient.setQueryData(accountKeys.apiKeyState(), true);
     },
     onError: () => setConfirming(false),
   });
@@ -79,7 +83,7 @@ function ApiKey({ profile, org }: { profile: Profile; org: OrgData }) {
           variant="light"
           style={{ alignSelf: "flex-start" }}
           disabled={membershipId === undefined}
-          loading={own.isPending}
+          loading={own.isPending || hasKey.isPending}
           onClick={() => setConfirming(true)}
         >
           {t("apikey.generate")}
@@ -88,7 +92,7 @@ function ApiKey({ profile, org }: { profile: Profile; org: OrgData }) {
       <ConfirmDialog
         opened={confirming}
         title={t("apikey.generate")}
-        message={t("apikey.confirm")}
+        message={hasKey.data === false ? t("apikey.confirm_first") : t("apikey.confirm")}
         confirmLabel={t("apikey.generate")}
         busy={rotate.isPending}
         onConfirm={() => membershipId !== undefined && rotate.mutate(membershipId)}

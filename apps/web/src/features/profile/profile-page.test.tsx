@@ -13,6 +13,7 @@ function serveProfilePage(extra: Record<string, ApiReply | (() => ApiReply)>) {
   const calls = stubApi({
     "GET /api/profiles/": () => ({ status: 200, body: [makeProfile({ two_factor_enabled: twoFactor })] }),
     "GET /api/data-gdpr/": { status: 200, body: [] },
+    "GET /api/profiles/api-key/": { status: 200, body: { has_api_key: true } },
     [OWN_MEMBERSHIP_URL]: {
       status: 200,
       body: { count: 1, next: null, previous: null, results: [{ id: 55, userid: 11, role: 1 }] },
@@ -20,6 +21,18 @@ function serveProfilePage(extra: Record<string, ApiReply | (() => ApiReply)>) {
     ...extra,
   });
   return { calls, enableTwoFactor: () => (twoFactor = true) };
+}
+
+/** Opens the profile page and asks for a new API key, once the page knows whether one exists. */
+async function openApiKeyConfirmation() {
+  const user = userEvent.setup();
+  renderApp("/dashboard/profile");
+  const generate = await screen.findByRole("button", { name: "Generate a new API key" });
+  await waitFor(() =>
+    expect(generate.hasAttribute("disabled") || generate.hasAttribute("data-loading")).toBe(false),
+  );
+  await user.click(generate);
+  return { user, dialog: await screen.findByRole("dialog", { name: "Generate a new API key" }) };
 }
 
 describe("profile page", () => {
@@ -103,18 +116,21 @@ describe("profile page", () => {
     const { calls } = serveProfilePage({
       "GET /api/usersinorgs/55/?newapikey=1": { status: 200, body: { id: 55, api_key: "tk_live_secret" } },
     });
-    const user = userEvent.setup();
-    renderApp("/dashboard/profile");
-    const generate = await screen.findByRole("button", { name: "Generate a new API key" });
-    await waitFor(() => expect(generate.hasAttribute("disabled")).toBe(false));
-    await user.click(generate);
-    const dialog = await screen.findByRole("dialog", { name: "Generate a new API key" });
+    const { user, dialog } = await openApiKeyConfirmation();
+    expect(within(dialog).getByText("Your previous API key stops working at once. Continue?")).toBeTruthy();
     await user.click(within(dialog).getByRole("button", { name: "Generate a new API key" }));
     expect((await screen.findByTestId("api-key")).textContent).toBe("tk_live_secret");
     await user.click(screen.getByRole("button", { name: "Copy key" }));
     expect(await screen.findByText("Copied to clipboard")).toBeTruthy();
     expect(await navigator.clipboard.readText()).toBe("tk_live_secret");
     expect(calls.map((call) => call.url)).toContain("/api/usersinorgs/55/?newapikey=1");
+  });
+
+  it("does not warn of a previous API key when there is none yet", async () => {
+    serveProfilePage({ "GET /api/profiles/api-key/": { status: 200, body: { has_api_key: false } } });
+    const { dialog } = await openApiKeyConfirmation();
+    expect(within(dialog).getByText(/This creates your first API key/)).toBeTruthy();
+    expect(within(dialog).queryByText(/previous/)).toBeNull();
   });
 
   it("shows the server's refusal to delete the account and keeps the session", async () => {

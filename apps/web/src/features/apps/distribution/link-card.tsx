@@ -79,7 +79,7 @@ export function LinkCard({ link, target, canManage, onEdit, onDelete }: LinkCard
                 ? t("distribution.expires", { date: formatDateTime(link.expires_at, i18n.language) })
                 : t("distribution.no_expiry"),
               link.install_limit > 0
-                ? t("distribution.limit", { used: link.installs_count, limit: link.install_limit })
+                ? t("distribution.limit", { used: link.installs_count, count: link.install_limit })
                 : t("distribution.no_limit"),
               t("distribution.counts", { install: link.counts.install, download: link.counts.download }),
             ].join(" · ")}

@@ -3,21 +3,10 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { openTab, serveDistribution } from "../../../test/app-page-api.ts";
 import { pageOf } from "../../../test/application-fixtures.ts";
+import { makeWebhook } from "../../../test/integration-fixtures.ts";
 import { useSignedInTestSession } from "../../../test/render.tsx";
 
-const HOOK: Webhook = {
-  id: 4,
-  organization: 7,
-  app: 1,
-  url: "https://ci.acme.test/tarmac",
-  format: "standard",
-  events: ["build.ready"],
-  enabled: true,
-  description: "",
-  disabled_reason: "",
-  created_at: "2026-11-01T10:00:00Z",
-  updated_at: "2026-11-01T10:00:00Z",
-};
+const HOOK = makeWebhook({ id: 4, app: 1 });
 
 const DELIVERY: WebhookDelivery = {
   id: 9,

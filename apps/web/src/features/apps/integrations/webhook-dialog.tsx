@@ -1,5 +1,5 @@
 // Adding or changing a webhook: where it posts, in which shape, which events, for which apps.
-import { Checkbox, Modal, Radio, Select, SimpleGrid, Stack, Switch, TextInput } from "@mantine/core";
+import { Checkbox, Modal, Radio, SimpleGrid, Stack, Switch, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,9 +12,12 @@ import {
   webhookEventTypes,
   webhookFormats,
 } from "../../../api/integrations.ts";
+import { FieldRow } from "../../../ui/forms/field-row.tsx";
+import { FitSelect } from "../../../ui/forms/fit-select.tsx";
 import { FormAlert } from "../../../ui/forms/form-alert.tsx";
 import { FormDialogActions } from "../../../ui/forms/form-dialog-actions.tsx";
 import { useFormErrors } from "../../../ui/forms/use-form-errors.ts";
+import { AppScopeSelect, EVERY_APP } from "./app-scope-select.tsx";
 
 const FIELDS = ["url", "format", "events", "enabled", "description", "app"] as const;
 
@@ -29,7 +32,8 @@ export function WebhookDialog({
   onSaved,
 }: {
   orgId: number;
-  appId: number;
+  /** The app whose tab adds it; null on the organization's page, which asks which app. */
+  appId: number | null;
   /** The webhook to change; null adds one. */
   editing: Webhook | null;
   onClose: () => void;
@@ -44,7 +48,12 @@ export function WebhookDialog({
     enabled: editing?.enabled ?? true,
     description: editing?.description ?? "",
     scope: editing ? (editing.app === null ? "organization" : "app") : "app",
+    chosenApp: EVERY_APP,
   });
+  const appOfNewHook = () => {
+    if (appId === null) return form.chosenApp === EVERY_APP ? null : Number(form.chosenApp);
+    return form.scope === "app" ? appId : null;
+  };
   const save = useMutation({
     mutationFn: () => {
       const settings = {
@@ -56,7 +65,7 @@ export function WebhookDialog({
       };
       return editing
         ? updateWebhook(editing.id, settings)
-        : createWebhook({ ...settings, organization: orgId, app: form.scope === "app" ? appId : null });
+        : createWebhook({ ...settings, organization: orgId, app: appOfNewHook() });
     },
     onSuccess: onSaved,
     onError: formErrors.showError,
@@ -87,8 +96,8 @@ export function WebhookDialog({
             onChange={(event) => setForm({ ...form, url: event.currentTarget.value })}
             error={formErrors.errors.fields.url}
           />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select
+          <FieldRow>
+            <FitSelect
               label={t("integrations.format")}
               data={webhookFormats.map((value) => ({ value, label: t(`integrations.formats.${value}`) }))}
               value={form.format}
@@ -102,8 +111,15 @@ export function WebhookDialog({
               onChange={(event) => setForm({ ...form, description: event.currentTarget.value })}
               error={formErrors.errors.fields.description}
             />
-          </SimpleGrid>
-          {editing ? null : (
+          </FieldRow>
+          {editing ? null : appId === null ? (
+            <AppScopeSelect
+              orgId={orgId}
+              value={form.chosenApp}
+              onChange={(chosenApp) => setForm({ ...form, chosenApp })}
+              error={formErrors.errors.fields.app}
+            />
+          ) : (
             <Radio.Group
               label={t("integrations.scope")}
               value={form.scope}

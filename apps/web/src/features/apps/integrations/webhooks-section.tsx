@@ -1,30 +1,39 @@
-// The webhooks that hear about this app: its own and the organization's, each with its log.
-import { Badge, Button, Code, Group, Paper, Stack, Text, Title } from "@mantine/core";
+// The webhooks that hear about this app (its own and the organization's), or on the organization's
+// page every app's; each with its log.
+import { Anchor, Badge, Button, Code, Group, Paper, Stack, Text, Title } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import {
   deleteWebhook,
   integrationKeys,
   listAppWebhooks,
+  listOrganizationWebhooks,
   rotateWebhookSecret,
   sendWebhookTest,
   type Webhook,
+  type WebhookListItem,
 } from "../../../api/integrations.ts";
 import { useAlerts } from "../../../ui/alerts-provider.tsx";
 import { ConfirmDialog } from "../../../ui/confirm-dialog.tsx";
 import { describeError } from "../../../ui/error-text.ts";
-import { LoadError } from "../../../ui/load-error.tsx";
+import { QueryList } from "../../../ui/query-list.tsx";
 import { DeliveryLog } from "./delivery-log.tsx";
 import { SecretDialog } from "./secret-dialog.tsx";
 import { useTestDelivery } from "./use-test-delivery.ts";
 import { WebhookDialog } from "./webhook-dialog.tsx";
 
-export function WebhooksSection({ orgId, appId }: { orgId: number; appId: number }) {
+/** `appId` null: the organization's page, which lists every app's webhooks and names their apps. */
+export function WebhooksSection({ orgId, appId }: { orgId: number; appId: number | null }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const key = integrationKeys.webhooks(orgId, appId);
-  const query = useQuery({ queryKey: key, queryFn: () => listAppWebhooks(orgId, appId) });
+  const query = useQuery({
+    queryKey: key,
+    queryFn: () => (appId === null ? listOrganizationWebhooks(orgId) : listAppWebhooks(orgId, appId)),
+  });
+  const ofOrganization = appId === null;
   const [dialog, setDialog] = useState<{ editing: Webhook | null } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const saved = (hook: Webhook) => {
@@ -42,24 +51,25 @@ export function WebhooksSection({ orgId, appId }: { orgId: number; appId: number
       </Group>
       <Text c="dimmed" fz="sm">
         {t("integrations.webhooks_intro")}
+        {ofOrganization ? ` ${t("org_integrations.webhooks_intro")}` : ""}
       </Text>
-      {query.isPending ? (
-        <Text c="dimmed">{t("common.loading")}</Text>
-      ) : query.isError ? (
-        <LoadError onRetry={() => void query.refetch()} />
-      ) : query.data.length === 0 ? (
-        <Text c="dimmed">{t("integrations.no_webhooks")}</Text>
-      ) : (
-        query.data.map((hook) => (
-          <WebhookCard
-            key={hook.id}
-            hook={hook}
-            onEdit={() => setDialog({ editing: hook })}
-            onSecret={setSecret}
-            onChanged={() => void queryClient.invalidateQueries({ queryKey: key })}
-          />
-        ))
-      )}
+      <QueryList
+        query={query}
+        empty={ofOrganization ? t("org_integrations.no_webhooks") : t("integrations.no_webhooks")}
+      >
+        {(hooks) =>
+          hooks.map((hook) => (
+            <WebhookCard
+              key={hook.id}
+              hook={hook}
+              showApp={ofOrganization}
+              onEdit={() => setDialog({ editing: hook })}
+              onSecret={setSecret}
+              onChanged={() => void queryClient.invalidateQueries({ queryKey: key })}
+            />
+          ))
+        }
+      </QueryList>
       {dialog ? (
         <WebhookDialog
           orgId={orgId}
@@ -76,11 +86,14 @@ export function WebhooksSection({ orgId, appId }: { orgId: number; appId: number
 
 function WebhookCard({
   hook,
+  showApp,
   onEdit,
   onSecret,
   onChanged,
 }: {
-  hook: Webhook;
+  hook: WebhookListItem;
+  /** Name the app and link to its settings (the organization's page lists every app's). */
+  showApp: boolean;
   onEdit: () => void;
   onSecret: (secret: string) => void;
   onChanged: () => void;
@@ -114,11 +127,15 @@ function WebhookCard({
           <Code style={{ wordBreak: "break-all" }}>{hook.url}</Code>
           <Group gap={6}>
             <Badge variant="light">{t(`integrations.formats.${hook.format}`)}</Badge>
-            <Badge variant="light" color="gray">
-              {hook.app === null
-                ? t("integrations.scope_organization_short")
-                : t("integrations.scope_app_short")}
-            </Badge>
+            {showApp && hook.app !== null ? (
+              <AppSettingsLink appId={hook.app} title={hook.app_title ?? `#${hook.app}`} />
+            ) : (
+              <Badge variant="light" color="gray">
+                {hook.app === null
+                  ? t("integrations.scope_organization_short")
+                  : t("integrations.scope_app_short")}
+              </Badge>
+            )}
             <Badge variant="light" color={hook.enabled ? "green" : "red"}>
               {hook.enabled ? t("integrations.on") : t("integrations.off")}
             </Badge>
@@ -174,5 +191,20 @@ function WebhookCard({
         onClose={() => setConfirming(null)}
       />
     </Paper>
+  );
+}
+
+/** The app's Integrations tab, where its webhooks and chat channel are set up. */
+export function AppSettingsLink({ appId, title }: { appId: number; title: string }) {
+  const { t } = useTranslation();
+  return (
+    <Anchor
+      component={Link}
+      to={`/dashboard/apps/${appId}?tab=integrations`}
+      fz="sm"
+      aria-label={t("org_integrations.settings_of", { title })}
+    >
+      {title}
+    </Anchor>
   );
 }
