@@ -60,7 +60,7 @@ describe("versions and downloads over HTTP", () => {
       .where(eq(organizations.id, organization.id));
     expect(org).toMatchObject({ buildsCount: 1, spaceUsedBytes: older.fileSize });
     const jobs = await t.database.sql.executeSql(
-      "select data from pgboss.job where name = 'build.delete-files'",
+      "select data - '$request_id' as data from pgboss.job where name = 'build.delete-files'",
     );
     expect(jobs.rows.map((job) => job.data)).toContainEqual({ keys: [newer.fileKey] });
     await t.job("build.delete-files").handler({ keys: [newer.fileKey] }, { jobId: "x", retryCount: 0 });

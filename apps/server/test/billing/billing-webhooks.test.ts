@@ -33,7 +33,7 @@ describe("Stripe's webhooks", () => {
 
   async function gracePeriodJobs(organizationId: number) {
     const { rows } = await t.database.sql.executeSql(
-      "select name, data from pgboss.job where name like 'billing.grace-%' and (data->>'organizationId')::int = $1 order by name",
+      "select name, data - '$request_id' as data from pgboss.job where name like 'billing.grace-%' and (data->>'organizationId')::int = $1 order by name",
       [organizationId],
     );
     return rows as { name: string; data: { organizationId: number; graceEndsAt: string } }[];
