@@ -2,17 +2,11 @@ import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { MyAppRole } from "../../api/applications.ts";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
+import { ADMIN } from "../../test/app-page-api.ts";
 import { makeApp, pageOf } from "../../test/application-fixtures.ts";
 import { renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
 
-const DISTRIBUTOR: MyAppRole = {
-  role: 2,
-  project_role: null,
-  can_upload: true,
-  can_edit: true,
-  can_delete: true,
-  can_download: true,
-};
+const DISTRIBUTOR = ADMIN;
 const TESTER: MyAppRole = { ...DISTRIBUTOR, role: 5, can_upload: false, can_edit: false, can_delete: false };
 const PLAIN_HTTP = {
   ios_installs: false,
