@@ -33,7 +33,7 @@ function serve(options: {
 
 async function openPage() {
   renderApp("/dashboard/apps/1");
-  await screen.findByRole("heading", { name: "Rocket" }, { timeout: 5000 });
+  await screen.findByRole("heading", { name: "Rocket" }, { timeout: 15_000 });
 }
 
 describe("app page of an iOS app on a server without HTTPS", () => {
@@ -42,7 +42,9 @@ describe("app page of an iOS app on a server without HTTPS", () => {
   it("warns the people who distribute it, with the reason", async () => {
     serve({ appType: 1, rights: DISTRIBUTOR, instance: PLAIN_HTTP });
     await openPage();
-    expect(await screen.findByText("This instance cannot serve iOS installs")).toBeTruthy();
+    expect(
+      await screen.findByText("This instance cannot serve iOS installs", {}, { timeout: 10_000 }),
+    ).toBeTruthy();
     expect(screen.getByText(PLAIN_HTTP.reason)).toBeTruthy();
   });
 
@@ -55,7 +57,7 @@ describe("app page of an iOS app on a server without HTTPS", () => {
     for (const setup of setups) {
       const calls = serve(setup);
       const { unmount } = renderApp("/dashboard/apps/1");
-      await screen.findByRole("heading", { name: "Rocket" }, { timeout: 5000 });
+      await screen.findByRole("heading", { name: "Rocket" }, { timeout: 15_000 });
       // Give the instance question time to be asked and answered where it is asked at all.
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(screen.queryByText("This instance cannot serve iOS installs")).toBeNull();
