@@ -2,6 +2,7 @@ import { type Logger, pino } from "pino";
 import { createModules } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { loggerOptions } from "./http/logging.ts";
+import { listenWhileStarting } from "./http/starting-listener.ts";
 import { answerBackupRequests } from "./platform/backup/backup-requests.ts";
 import { DatabaseUnavailableError } from "./platform/db/client.ts";
 import { startMetricsServer } from "./platform/metrics/metrics-server.ts";
@@ -44,6 +45,12 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = pino(loggerOptions(config.LOG_LEVEL) as object);
+  // Until the application listens, the port says the process is alive but not ready yet.
+  const startingListener = config.ROLES.includes("web")
+    ? await listenWhileStarting(config.PORT, config.HOST).catch((error: unknown) =>
+        exitWithLine(`Cannot listen on ${config.HOST}:${config.PORT} (PORT, HOST): ${String(error)}`),
+      )
+    : null;
   const platform = await openPlatform(config, logger).catch((error: unknown) => {
     if (error instanceof DatabaseUnavailableError) exitWithLine(error.message);
     throw error;
@@ -89,6 +96,7 @@ async function main(): Promise<void> {
     app = config.ROLES.includes("web") ? await buildApp(platform, modules, logger) : null;
     if (config.ROLES.includes("worker")) await startWorker(platform, modules);
     if (stopping) return;
+    await startingListener?.close();
     if (app) await app.listen({ port: config.PORT, host: config.HOST });
     metricsServer = await serveMetrics(platform, logger);
     // The embedded database is this process's alone: backups of it are asked of this process.

@@ -53,12 +53,13 @@ export function startServer(env: Record<string, string>): ServerProcess {
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
+/** Waits until the server is ready (while it starts, liveness already answers 200 and readiness 503). */
 export async function waitForHealth(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
     try {
-      const response = await fetch(`${server.url}/api/health/`);
+      const response = await fetch(`${server.url}/api/health/ready/`);
       if (response.ok) return;
     } catch {
       // not listening yet
