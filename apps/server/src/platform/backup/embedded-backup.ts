@@ -36,6 +36,11 @@ export class BackupError extends Error {
 const manifestName = "manifest.json";
 const databaseName = "database.tar.gz";
 
+/** `child` is `parent` or lies somewhere under it (both absolute). */
+function isWithin(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(`${parent}${path.sep}`);
+}
+
 async function isEmptyOrAbsent(dir: string): Promise<boolean> {
   try {
     return (await readdir(dir)).length === 0;
@@ -78,10 +83,9 @@ export async function writeBackup(sources: BackupSources, target: string): Promi
     await writeFile(path.join(targetDir, databaseName), Buffer.from(await dump.arrayBuffer()));
     const skipped = [path.join(dataDir, "db"), path.join(storageDir, ".tmp"), targetDir];
     const skip = (source: string) =>
-      isControlFile(dataDir, source) ||
-      skipped.some((dir) => source === dir || source.startsWith(`${dir}${path.sep}`));
+      isControlFile(dataDir, source) || skipped.some((dir) => isWithin(source, dir));
     let copied = await copyTree(dataDir, path.join(targetDir, "files"), skip);
-    const storageInside = storageDir === dataDir || storageDir.startsWith(`${dataDir}${path.sep}`);
+    const storageInside = isWithin(storageDir, dataDir);
     if (!storageInside) copied += await copyTree(storageDir, path.join(targetDir, "storage"), skip);
     return copied;
   });
@@ -117,7 +121,7 @@ export async function restoreBackup(
       `DATA_DIR ${dataDir} is not empty: restore into an empty folder (move the old one away).`,
     );
   }
-  const storageInside = path.resolve(storageDir).startsWith(`${path.resolve(dataDir)}${path.sep}`);
+  const storageInside = isWithin(path.resolve(storageDir), path.resolve(dataDir));
   if (!storageInside && !(await isEmptyOrAbsent(storageDir))) {
     throw new BackupError(`STORAGE_LOCAL_DIR ${storageDir} is not empty: restore into an empty folder.`);
   }
