@@ -269,6 +269,7 @@ create table mail_outbox (
   text_body text not null,
   html_body text,
   created_at timestamp with time zone not null default now(),
+  attachments jsonb,
   constraint mail_outbox_pkey PRIMARY KEY (id)
 );
 

@@ -125,6 +125,13 @@ const envSchema = z.object({
   /** Certificate and key (PEM) that sign the UDID profile; unset: a self-signed pair in DATA_DIR. */
   UDID_SIGNING_CERT: z.string().min(1).optional(),
   UDID_SIGNING_KEY: z.string().min(1).optional(),
+  /**
+   * On SIGTERM a web process first drains this long: it still serves, while readiness answers
+   * 503 and responses close their connections, so a proxy or Kubernetes moves traffic away before
+   * the listener closes. 0 (the default, one process on its own) stops at once.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** How long stopping may take after the drain before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /**
    * Lets organization settings point at loopback and private addresses (their buckets, mail

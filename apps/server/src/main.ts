@@ -66,6 +66,13 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    platform.lifecycle.stopping = true;
+    // Behind a proxy, SIGTERM is a rolling deploy or a scale-down: keep serving while readiness
+    // says 503 and responses close their connections, until the proxy has moved traffic away.
+    if (app && signal === "SIGTERM" && config.SHUTDOWN_DRAIN_MS > 0) {
+      logger.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, "draining");
+      await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
+    }
     logger.info({ signal }, "shutting down");
     // Work the stop cuts short (a job still running when the database closes) may fail where no
     // one awaits it: the process is ending, and pg-boss retries a job whose end it never recorded.

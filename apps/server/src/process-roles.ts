@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Modules } from "./app.ts";
 import { cookieOptionsOf, registerAuth } from "./http/auth.ts";
+import { closeConnectionsWhileStopping } from "./http/draining.ts";
 import { registerRequestMetrics } from "./http/request-metrics.ts";
 import { createHttpServer } from "./http/server.ts";
 import type { AppModule } from "./platform/module.ts";
@@ -21,6 +22,7 @@ export async function buildApp(
   const { config } = platform;
   const app = await createHttpServer(config, logger);
   registerRequestMetrics(app, platform.metrics);
+  closeConnectionsWhileStopping(app, platform.lifecycle);
   registerAuth(app, {
     ...cookieOptionsOf(config),
     tokens: modules.users.services.tokens,

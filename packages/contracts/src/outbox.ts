@@ -7,6 +7,15 @@ export const outboxMessage = z.object({
   subject: z.string(),
   text: z.string(),
   html: z.string().nullable(),
+  /** What the mail carried besides its text: the organization's logo, shown inline by `cid`. */
+  attachments: z.array(
+    z.object({
+      filename: z.string(),
+      content_type: z.string(),
+      cid: z.string().nullable(),
+      size: z.number().int(),
+    }),
+  ),
   created_at: z.string(),
 });
 export type OutboxMessage = z.infer<typeof outboxMessage>;

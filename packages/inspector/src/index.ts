@@ -1,4 +1,5 @@
 export { InspectError, type InspectReason } from "./errors.ts";
+export { readJpegSize, scaledPng } from "./image/scaled-png.ts";
 export { inspect } from "./inspect.ts";
 export {
   acceptedExtensionList,

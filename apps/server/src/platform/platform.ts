@@ -6,6 +6,7 @@ import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { applyMigrations } from "./db/migrate.ts";
 import { DomainEvents } from "./events/domain-events.ts";
 import { JobQueue } from "./jobs/job-queue.ts";
+import { ProcessLifecycle } from "./lifecycle.ts";
 import { MailQueue } from "./mail/mail-queue.ts";
 import { type Mailer, OutboxMailer, SmtpMailer } from "./mail/mailer.ts";
 import { Metrics } from "./metrics/metrics.ts";
@@ -32,6 +33,8 @@ export interface Platform {
   identity?: IdentityCache;
   /** What `GET /metrics` reports (served by main when METRICS_PORT is set). */
   metrics: Metrics;
+  /** Set when the process is told to stop: readiness and connections tell proxies to go elsewhere. */
+  lifecycle: ProcessLifecycle;
 }
 
 export function createMailer(config: Config, database: DatabaseHandle): Mailer {
@@ -84,6 +87,7 @@ export async function openPlatform(
       lists,
       identity,
       metrics,
+      lifecycle: new ProcessLifecycle(),
     };
   } catch (error) {
     await handle.close().catch(() => undefined);

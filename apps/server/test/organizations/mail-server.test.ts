@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
+import { Resvg } from "@resvg/resvg-js";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -183,6 +184,82 @@ describe("an organization's own mail server", () => {
     await waitFor(async () =>
       (await outboxOf("later.invitee@example.test")).length === 1 ? true : undefined,
     );
+  });
+
+  it("carries the organization's logo inside its mail, made small, and no one else's", async () => {
+    const { organization, owner } = await createOrganization(t, { title: "Logo Co" });
+    // An 800×200 banner: the mail's copy must fit 480×96 (48 px shown, twice for sharp screens).
+    const banner = new Resvg(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="200"><rect width="800" height="200" fill="#e8590c"/></svg>',
+    )
+      .render()
+      .asPng();
+    const boundary = "logo-boundary";
+    const upload = await t.app.inject({
+      method: "PATCH",
+      url: `/api/organizations/${organization.id}/`,
+      headers: { ...authHeader(owner.token), "content-type": `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="logo"; filename="logo.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        banner,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(upload.statusCode).toBe(200);
+    const invite = (token: string, organizationId: number, email: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/usersinorgs/",
+        headers: authHeader(token),
+        payload: { userid: email, organization: organizationId, role: 5 },
+      });
+
+    // Through the organization's own server: an inline image the HTML shows by its content id.
+    expect((await putServer(owner.token, organization.id, settings())).statusCode).toBe(200);
+    expect((await invite(owner.token, organization.id, "logo.relayed@example.test")).statusCode).toBe(201);
+    const relayed = await waitFor(async () =>
+      received.find((message) => message.to === "logo.relayed@example.test"),
+    );
+    expect(relayed.body).toMatch(/Content-Type: image\/png[\s\S]*Content-ID: <organization-logo>/);
+    expect(relayed.body.replace(/=\r\n/g, "")).toContain('src=3D"cid:organization-logo"');
+
+    // Through the instance's mailer (the outbox keeps what was attached): the same, scaled down.
+    expect((await putServer(owner.token, organization.id, settings({ enabled: false }))).statusCode).toBe(
+      200,
+    );
+    expect((await invite(owner.token, organization.id, "logo.kept@example.test")).statusCode).toBe(201);
+    const outboxOf = (to: string) =>
+      waitFor(
+        async () => (await t.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to)))[0],
+      );
+    const kept = await outboxOf("logo.kept@example.test");
+    expect(kept.htmlBody).toContain('src="cid:organization-logo"');
+    expect(kept.attachments).toHaveLength(1);
+    const [attached] = kept.attachments ?? [];
+    expect(attached).toMatchObject({
+      filename: "logo.png",
+      contentType: "image/png",
+      cid: "organization-logo",
+    });
+    const png = Buffer.from(attached?.content ?? "", "base64");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([384, 96]);
+    expect(png.length).toBeLessThan(banner.length * 4);
+
+    // A preview shows the very image, in place of the content id.
+    const preview = await t.platform.mail.router.inlinedForPreview(organization.id, kept.htmlBody ?? "");
+    expect(preview).toContain(`src="data:image/png;base64,${attached?.content}"`);
+
+    // Another organization's mail carries no logo: not this one, not any.
+    const other = await createOrganization(t, { title: "No Logo Co" });
+    expect(
+      (await invite(other.owner.token, other.organization.id, "plain.kept@example.test")).statusCode,
+    ).toBe(201);
+    const plain = await outboxOf("plain.kept@example.test");
+    expect(plain.attachments).toBeNull();
+    expect(plain.htmlBody).not.toContain("cid:");
+    expect(plain.htmlBody).toContain("No Logo Co");
   });
 
   it("is for owners and admins only", async () => {

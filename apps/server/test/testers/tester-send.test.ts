@@ -165,6 +165,7 @@ describe("send to testers", () => {
       ...preview,
       to: "pia@example.test",
       id: expect.anything(),
+      attachments: [],
       created_at: expect.any(String),
     });
     // Both parts, headed and signed in the organization's name; one install button per platform.

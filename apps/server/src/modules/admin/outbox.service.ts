@@ -21,6 +21,12 @@ export class OutboxService {
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody,
+        attachments: (row.attachments ?? []).map((attachment) => ({
+          filename: attachment.filename,
+          content_type: attachment.contentType,
+          cid: attachment.cid ?? null,
+          size: Buffer.byteLength(attachment.content, "base64"),
+        })),
         created_at: row.createdAt.toISOString(),
       })),
     };

@@ -27,6 +27,7 @@ export function createMailServerModule(platform: Platform, deps: UsersServices &
     users: deps.users,
     box,
     allowPrivateTargets,
+    mail: platform.mail.router,
   });
   return {
     services: { mailServers },

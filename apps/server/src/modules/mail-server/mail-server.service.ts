@@ -2,6 +2,7 @@ import type { MailServer, MailServerInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
+import type { MailRouter } from "../../platform/mail/organization-mailers.ts";
 import { renderMail } from "../../platform/mail/render-mail.ts";
 import { describeNetworkFailure, privateAddressMessage } from "../../platform/net/network-errors.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
@@ -19,6 +20,8 @@ export interface MailServerDeps {
   users: UserService;
   box: SecretBox;
   allowPrivateTargets: boolean;
+  /** The organization's logo for the test mail, as every mail in its name carries it. */
+  mail: Pick<MailRouter, "brand" | "attachmentsFor">;
 }
 
 /** What the mail server said, in one line, for the person who typed its settings. */
@@ -99,15 +102,18 @@ export class MailServerService {
         await openSmtpTransport(connection, this.deps.allowPrivateTargets),
         connection,
       );
-      const mail = await renderMail({
-        subject: "Tarmac: test mail through your mail server",
-        organization: { id: organizationId, name: await this.deps.organizations.getTitle(organizationId) },
-        title: "Test mail",
-        blocks: [
-          `This message went through ${row.host}:${row.port}. Mail about your organization now leaves this way${row.enabled ? "" : " once the mail server is enabled"}.`,
-        ],
-      });
-      await mailer.send({ to: me.email, ...mail });
+      const mail = await renderMail(
+        await this.deps.mail.brand({
+          subject: "Tarmac: test mail through your mail server",
+          organization: { id: organizationId, name: await this.deps.organizations.getTitle(organizationId) },
+          title: "Test mail",
+          blocks: [
+            `This message went through ${row.host}:${row.port}. Mail about your organization now leaves this way${row.enabled ? "" : " once the mail server is enabled"}.`,
+          ],
+        }),
+      );
+      const attachments = await this.deps.mail.attachmentsFor(organizationId, mail.html);
+      await mailer.send({ to: me.email, ...mail, attachments });
     } catch (error) {
       throw AppError.badRequest(describeNetworkFailure(error) ?? serverSaid(error));
     } finally {

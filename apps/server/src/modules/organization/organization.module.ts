@@ -3,6 +3,7 @@ import type { Platform } from "../../platform/platform.ts";
 import type { PlanServices } from "../plan/plan.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
 import { InvitationService } from "./invitation.service.ts";
+import { MailLogos } from "./mail-logos.ts";
 import { MembershipService } from "./membership.service.ts";
 import { createOrganizationJobs } from "./organization.jobs.ts";
 import { registerOrganizationRoutes } from "./organization.routes.ts";
@@ -30,6 +31,9 @@ export function createOrganizationModule(platform: Platform, deps: UsersServices
     mail: platform.mail,
     publicUrl: platform.config.PUBLIC_URL,
   });
+  // Mail in an organization's name carries its logo.
+  const logos = new MailLogos({ db, storage: platform.storage });
+  platform.mail.router.useOrganizationLogos((organizationId, tx) => logos.logoOf(organizationId, tx));
   const lifecycle = new OrganizationLifecycleService({
     db,
     membership,

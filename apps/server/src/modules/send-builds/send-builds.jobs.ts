@@ -31,8 +31,7 @@ export function createSendBuildsJobs(deps: { db: Database; mail: MailRouter }) {
         if (!row || row.state === "sent") return;
         try {
           // Through the organization's own mail server when it has one.
-          const mailer = await deps.mail.mailerFor(row.organizationId);
-          await mailer.send({
+          await deps.mail.send(row.organizationId, {
             to: payload.to,
             subject: payload.subject,
             text: payload.text,

@@ -35,6 +35,7 @@ export function createSendBuildsModule(
     publicUrl: platform.config.PUBLIC_URL,
     appLinks: deps.distributions,
     mailsPerMinute: platform.config.TESTER_MAIL_RATE_PER_MINUTE,
+    mail: platform.mail.router,
     events: platform.events,
   });
   const picker = new RecipientPickerService({ db, testers: deps.testers, releases: deps.releases, members });

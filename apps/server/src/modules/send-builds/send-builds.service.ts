@@ -16,6 +16,7 @@ import { enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
+import type { MailRouter } from "../../platform/mail/organization-mailers.ts";
 import { type RenderedMail, renderMail } from "../../platform/mail/render-mail.ts";
 import type { ApplicationRow } from "../application/application.service.ts";
 import type { ReleaseService } from "../application/release.service.ts";
@@ -49,6 +50,8 @@ export interface SendBuildsDeps {
   appLinks: Pick<DistributionService, "ensureAppLink">;
   mailsPerMinute: number;
   sendsPerMinutePerUser?: number;
+  /** Puts the organization's logo in the mail, and in its preview. */
+  mail: Pick<MailRouter, "brand" | "inlinedForPreview">;
   events: DomainEvents;
 }
 
@@ -113,10 +116,11 @@ export class SendBuildsService {
   async preview(userId: number, appId: number, input: SendToTestersInput): Promise<TesterMailPreview> {
     const app = await this.deps.testers.getManagedApp(userId, appId);
     const plan = await this.resolveBuilds(userId, app, input);
-    return this.deps.db.transaction(async (tx) => {
+    const mail = await this.deps.db.transaction(async (tx) => {
       await this.lockForSending(app, plan, tx);
       return this.compose(tx, userId, app, plan, input);
     });
+    return { ...mail, html: await this.deps.mail.inlinedForPreview(app.organizationId, mail.html) };
   }
 
   /** The offered apps (their install links may be made now), then the organization: the common order. */
@@ -245,15 +249,18 @@ export class SendBuildsService {
       name: await this.deps.organizations.getTitle(app.organizationId, tx),
     };
     return renderMail(
-      composeTesterMail({
-        organization,
-        appTitle: app.title,
-        senderName,
-        builds,
-        whatsNew: input.whats_new.trim(),
-        showTutorial: input.is_show_tutorial,
-        inStore: input.is_integrated_to_store,
-      }),
+      await this.deps.mail.brand(
+        composeTesterMail({
+          organization,
+          appTitle: app.title,
+          senderName,
+          builds,
+          whatsNew: input.whats_new.trim(),
+          showTutorial: input.is_show_tutorial,
+          inStore: input.is_integrated_to_store,
+        }),
+        tx,
+      ),
     );
   }
 }

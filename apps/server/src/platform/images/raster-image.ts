@@ -1,3 +1,4 @@
+import { readJpegSize } from "@tarmac/inspector";
 /** Raster images people upload (logos, feedback screenshots): the type comes from the bytes, never from a name or header. */
 export interface ImageType {
   extension: "png" | "jpg" | "webp";
@@ -45,30 +46,6 @@ function pngSize(bytes: Buffer): ImageSize | null {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** JPEG: walk the segments to the first start-of-frame marker. */
-function jpegSize(bytes: Buffer): ImageSize | null {
-  let offset = 2;
-  while (offset + 9 < bytes.length) {
-    if (bytes[offset] !== 0xff) return null;
-    const marker = bytes[offset + 1] as number;
-    // Fill bytes and markers without a length.
-    if (marker === 0xff) {
-      offset += 1;
-      continue;
-    }
-    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
-      offset += 2;
-      continue;
-    }
-    const length = bytes.readUInt16BE(offset + 2);
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isFrame) return { height: bytes.readUInt16BE(offset + 5), width: bytes.readUInt16BE(offset + 7) };
-    if (length < 2) return null;
-    offset += 2 + length;
-  }
-  return null;
-}
-
 /** WebP: lossy (VP8), lossless (VP8L) or extended (VP8X) headers. */
 function webpSize(bytes: Buffer): ImageSize | null {
   if (bytes.length < 30) return null;
@@ -86,6 +63,10 @@ function webpSize(bytes: Buffer): ImageSize | null {
 /** The image's width and height as its header states them, or null when the header is broken. */
 export function imageSize(bytes: Buffer, type: ImageType): ImageSize | null {
   const size =
-    type.extension === "png" ? pngSize(bytes) : type.extension === "jpg" ? jpegSize(bytes) : webpSize(bytes);
+    type.extension === "png"
+      ? pngSize(bytes)
+      : type.extension === "jpg"
+        ? readJpegSize(bytes)
+        : webpSize(bytes);
   return size && size.width > 0 && size.height > 0 ? size : null;
 }

@@ -13,13 +13,21 @@ import {
   Heading,
   Hr,
   Html,
+  Img,
   Link,
   Preview,
   Section,
   Text,
 } from "@react-email/components";
 import { createElement, Fragment, type ReactNode } from "react";
-import { brandOf, type MailBlock, type MailContent, previewOf, signatureOf } from "./mail-content.ts";
+import {
+  brandOf,
+  type MailBlock,
+  type MailContent,
+  organizationLogoCid,
+  previewOf,
+  signatureOf,
+} from "./mail-content.ts";
 
 const font = '-apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
@@ -168,6 +176,21 @@ export function MailLayout({ content }: { content: MailContent }) {
             className="mail-header"
             style={{ backgroundColor: colors.accent, borderRadius: "8px 8px 0 0", padding: "16px 32px" }}
           >
+            {content.organization?.logo ? (
+              // Carried inside the mail (content id), 48 px high; the name stays beside it as text.
+              <Img
+                src={`cid:${organizationLogoCid}`}
+                alt=""
+                height="48"
+                style={{
+                  display: "block",
+                  height: "48px",
+                  width: "auto",
+                  maxWidth: "240px",
+                  margin: "0 0 8px",
+                }}
+              />
+            ) : null}
             <Text
               style={{
                 color: colors.onAccent,

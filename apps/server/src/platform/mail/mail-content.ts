@@ -25,12 +25,15 @@ export interface MailContent {
    * The organization the mail speaks for: its name heads the mail, and the mail leaves through
    * the organization's own mail server when it has one. Absent: Tarmac's own mail.
    */
-  organization?: { id: number; name: string };
+  organization?: { id: number; name: string; logo?: boolean };
   title: string;
   blocks: MailBlock[];
   /** A note in small type under the body: how long a link lasts, what to do if unexpected. */
   smallPrint?: string;
 }
+
+/** The content id by which the HTML shows the organization's logo, carried inside the mail. */
+export const organizationLogoCid = "organization-logo";
 
 /** The name that heads the mail. */
 export function brandOf(content: MailContent): string {

@@ -48,7 +48,11 @@ export class MailQueue implements Mail {
     options: QueueOptions = {},
   ): Promise<string | null> {
     const organizationId = content.organization?.id;
-    const message = { to, ...(await renderMail(content)), ...(organizationId ? { organizationId } : {}) };
+    const message = {
+      to,
+      ...(await renderMail(await this.router.brand(content, options.tx))),
+      ...(organizationId ? { organizationId } : {}),
+    };
     return this.deps.queue.send(this.jobs.send, message, {
       ...(options.tx ? { tx: options.tx } : {}),
       ...(options.urgent ? { priority: urgentPriority } : {}),

@@ -23,9 +23,8 @@ export function createMailJobs(router: MailRouter, onSendError: () => void = () 
       timeoutSeconds: 120,
       batchSize: 10,
       handler: async ({ organizationId, ...message }) => {
-        const mailer = await router.mailerFor(organizationId);
         try {
-          await mailer.send(message);
+          await router.send(organizationId, message);
         } catch (error) {
           onSendError();
           throw error;

@@ -2,11 +2,20 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Database } from "../db/client.ts";
 import { mailOutbox } from "./outbox.tables.ts";
 
+/** A file carried by a mail; with `cid`, an image the HTML shows inline (`src="cid:…"`). */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  cid?: string;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  attachments?: MailAttachment[];
 }
 
 export interface Mailer {
@@ -64,6 +73,12 @@ export class OutboxMailer implements Mailer {
       subject: message.subject,
       textBody: message.text,
       htmlBody: message.html ?? null,
+      attachments: message.attachments?.length
+        ? message.attachments.map(({ content, ...rest }) => ({
+            ...rest,
+            content: content.toString("base64"),
+          }))
+        : null,
     });
   }
 
