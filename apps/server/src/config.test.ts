@@ -88,7 +88,7 @@ describe("loadConfig", () => {
         S3_SECRET_ACCESS_KEY: "s",
         S3_ENDPOINT: "minio",
       }),
-    ).toBe("Invalid configuration: S3_ENDPOINT: Invalid URL");
+    ).toBe("Invalid configuration: S3_ENDPOINT: must be an http:// or https:// URL");
     expect(problem({ STORAGE_DRIVER: "azure", AZURE_STORAGE_CONNECTION_STRING: "x" })).toBe(
       "Invalid configuration: AZURE_STORAGE_CONTAINER: required when STORAGE_DRIVER=azure",
     );

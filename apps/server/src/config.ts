@@ -37,7 +37,7 @@ const envSchema = z.object({
     })
     .default("local"),
   STORAGE_LOCAL_DIR: z.string().min(1).optional(),
-  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_BUCKET: z.string().min(1).optional(),
   S3_PREFIX: z.string().default(""),

@@ -28,7 +28,7 @@ export function guardAgainstSlowClients(app: FastifyInstance, settings: TimeoutS
   if (minRate === 0) return;
   const windowTicks = settings.BODY_RATE_WINDOW_SECONDS * (1000 / checkEveryMs);
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     if (!hasBody(request)) return;
     const { socket } = request.raw;
     const counts = [socket.bytesRead];
@@ -47,5 +47,7 @@ export function guardAgainstSlowClients(app: FastifyInstance, settings: TimeoutS
     request.raw.once("end", stop);
     request.raw.once("close", stop);
     request.raw.once("error", stop);
+    // Answered before the body was read to its end (a refusal): nothing is left to watch.
+    reply.raw.once("close", stop);
   });
 }
