@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../test/helpers/temp-dirs.ts";

@@ -1,6 +1,5 @@
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { request } from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openPglite } from "../../src/platform/db/client.ts";

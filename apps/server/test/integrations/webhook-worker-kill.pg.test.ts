@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fixturePath } from "../builds/upload-helpers.ts";
 import {

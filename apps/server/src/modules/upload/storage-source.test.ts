@@ -1,7 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { InspectError } from "@tarmac/inspector";
 import { describe, expect, it } from "vitest";
