@@ -1,19 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { type FastifyServerOptions, LogController } from "fastify";
 import { stdSerializers } from "pino";
+import { activeTracing } from "../platform/telemetry/tracing.ts";
 import { jobLogFields } from "../platform/work-context.ts";
-
-/** Path segments that are secrets: the API key of a CI upload URL, e-mailed activation codes. */
-const secretPathSegments = [/^(\/api\/app_upload\/[^/]+\/)[^/?]+/, /^(\/api\/user\/activate\/)[^/?]+/];
-/** Query values that grant access on their own: signed links, access tokens, codes. */
-const secretQueryKeys = /([?&](?:signature|access_token|token|code|password)=)[^&#]*/gi;
-
-/** A URL as it may be written to a log. */
-export function redactUrl(url: string): string {
-  let redacted = url;
-  for (const pattern of secretPathSegments) redacted = redacted.replace(pattern, "$1[redacted]");
-  return redacted.replace(secretQueryKeys, "$1[redacted]");
-}
+import { redactUrl } from "./redact-url.ts";
 
 /**
  * An error as it may be written to a log. Drizzle puts a failed query's parameters in the
@@ -39,12 +29,23 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
+function logFieldsMixin(): () => Record<string, string> {
+  const tracing = activeTracing();
+  if (!tracing) return jobLogFields;
+  return () => {
+    const job = jobLogFields();
+    const trace = tracing.logFields();
+    return trace ? { ...job, ...trace } : job;
+  };
+}
+
 /** JSON logs with secrets redacted; the request id ties a log line to an error a user reports. */
 export function loggerOptions(level: string): FastifyServerOptions["logger"] {
   return {
     level,
-    // A job's lines name the job and the request that queued it.
-    mixin: jobLogFields,
+    // A job's lines name the job and the request that queued it; with tracing, every line
+    // written while a span is active names its trace and span, so logs and traces join.
+    mixin: logFieldsMixin(),
     serializers: {
       req: (request: LoggedRequest) => ({
         method: request.method,

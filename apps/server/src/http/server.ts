@@ -12,6 +12,7 @@ import Fastify, {
 } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { Config } from "../config.ts";
+import { activeTracing } from "../platform/telemetry/tracing.ts";
 import { workContext } from "../platform/work-context.ts";
 import { handleError } from "./errors.ts";
 import { requestIdOptions } from "./logging.ts";
@@ -37,6 +38,15 @@ export async function createHttpServer(config: Config, logger: FastifyBaseLogger
     workContext.run({ requestId: request.id }, done);
   app.addHook("onRequest", enterRequest);
   app.addHook("preHandler", enterRequest);
+  // With tracing, the request's server span is named after its route pattern (`POST /api/apps/:id/`).
+  const tracing = activeTracing();
+  if (tracing) {
+    app.addHook("onRequest", (request, _reply, done) => {
+      const route = request.routeOptions.url;
+      if (route) tracing.nameRoute(route);
+      done();
+    });
+  }
   guardAgainstSlowClients(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { loggerOptions } from "../../src/http/logging.ts";
 import { defineJob } from "../../src/platform/jobs/define-job.ts";
 import { JobQueue } from "../../src/platform/jobs/job-queue.ts";
+import { installTracing, type Tracing } from "../../src/platform/telemetry/tracing.ts";
 import { workContext } from "../../src/platform/work-context.ts";
 import { createTestDatabase } from "../helpers/test-database.ts";
 
@@ -51,6 +52,50 @@ it("a job's log lines name it and the request that queued it, through the jobs i
     expect(byStep[10]).not.toHaveProperty("request_id");
     expect(lines.filter((line) => line.msg === "job failed")).toEqual([]);
   } finally {
+    await queue.stop(1000);
+    await handle.close();
+  }
+});
+
+it("with tracing, a job carries the traceparent of where it was queued to its run, outside its payload", async () => {
+  const handle = await createTestDatabase();
+  const runs: { queue: string; traceparent?: string }[] = [];
+  const queued = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+  const tracing: Tracing = {
+    logFields: () => undefined,
+    traceparent: () => queued,
+    async runJob(job, attempt) {
+      runs.push({ queue: job.queue, traceparent: job.traceparent });
+      return attempt();
+    },
+    runStatement: (_text, run) => run(),
+    nameRoute: () => undefined,
+    logTo: () => undefined,
+    shutdown: async () => undefined,
+  };
+  const payloads: unknown[] = [];
+  const traced = defineJob({
+    name: "test.traced",
+    schema: z.object({ step: z.number() }).strict(),
+    handler: async (payload) => {
+      payloads.push(payload);
+    },
+  });
+  const queue = new JobQueue(handle.sql, pino({ level: "silent" }));
+  installTracing(tracing);
+  try {
+    queue.register([traced]);
+    await queue.start();
+    await queue.send(traced, { step: 1 });
+    await queue.work({ pollingIntervalSeconds: 0.5 });
+    for (let tries = 0; tries < 150 && payloads.length === 0; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // The strict schema parsed the payload: the carried field is not part of it.
+    expect(payloads).toEqual([{ step: 1 }]);
+    expect(runs).toEqual([{ queue: "test.traced", traceparent: queued }]);
+  } finally {
+    installTracing(null);
     await queue.stop(1000);
     await handle.close();
   }

@@ -1,7 +1,8 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loggerOptions, redactUrl, serializeError } from "../../src/http/logging.ts";
+import { loggerOptions, serializeError } from "../../src/http/logging.ts";
+import { redactUrl } from "../../src/http/redact-url.ts";
 import { fixture, multipart, uploadNewApp } from "../builds/upload-helpers.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";

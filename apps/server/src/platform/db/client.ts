@@ -8,8 +8,10 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { activeTracing } from "../telemetry/tracing.ts";
 import { createStatementNames, nameStatementsOf } from "./named-statements.ts";
 import { withNamedStatements } from "./pglite-named-statements.ts";
+import { tracedPglite } from "./traced-pglite.ts";
 /** Typed by the tables each query names; each table is declared by the module that owns it. */
 export type Database = PgDatabase<PgQueryResultHKT>;
 
@@ -107,17 +109,23 @@ export async function openPostgres(url: string, poolSize: number, logger?: Logge
   };
 }
 
-/** Wraps an open PGlite instance; multi-statement SQL without parameters must go through exec. */
+/**
+ * Wraps an open PGlite instance; multi-statement SQL without parameters must go through exec.
+ * With tracing, each statement gets a span (`traced-pglite.ts`).
+ */
 export function wrapPglite(client: PGlite, logger?: Logger): DatabaseHandle {
+  const tracing = activeTracing();
+  const traced = (queries: PGlite) => (tracing ? tracedPglite(queries, tracing) : queries);
+  const plain = traced(client);
   return {
-    db: drizzlePglite(withNamedStatements(client), { logger }) as unknown as Database,
+    db: drizzlePglite(traced(withNamedStatements(client)), { logger }) as unknown as Database,
     sql: {
       async executeSql(text, values) {
         if (!values || values.length === 0) {
-          const results = await client.exec(text);
+          const results = await plain.exec(text);
           return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
         }
-        const result = await client.query<Record<string, unknown>>(text, values);
+        const result = await plain.query<Record<string, unknown>>(text, values);
         return { rows: result.rows };
       },
     },

@@ -3,6 +3,7 @@ import { type SQL, sql } from "drizzle-orm";
 import PgBoss from "pg-boss";
 import type { z } from "zod";
 import type { Database, SqlExecutor } from "../db/client.ts";
+import { activeTracing } from "../telemetry/tracing.ts";
 import { workContext } from "../work-context.ts";
 import type { JobDefinition } from "./define-job.ts";
 
@@ -11,14 +12,40 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/** The payload field that carries the id of the request a job was queued in (not part of any job's schema). */
+/**
+ * Payload fields that follow a job from where it was queued (not part of any job's schema): the
+ * id of the request it was queued in, and with tracing the W3C traceparent of the span it was
+ * queued in, so its run joins that trace.
+ */
 const requestIdField = "$request_id";
+const traceparentField = "$traceparent";
 
-/** A job's payload as its schema knows it, and the id of the request it was queued in. */
-function withoutRequestId(data: unknown): { data: unknown; requestId?: string } {
-  if (data === null || typeof data !== "object" || !(requestIdField in data)) return { data };
-  const { [requestIdField]: requestId, ...rest } = data as Record<string, unknown>;
-  return { data: rest, ...(typeof requestId === "string" ? { requestId } : {}) };
+/** A job's payload as its schema knows it, and what it carries from where it was queued. */
+function withoutCarriedFields(data: unknown): { data: unknown; requestId?: string; traceparent?: string } {
+  if (data === null || typeof data !== "object" || !(requestIdField in data || traceparentField in data)) {
+    return { data };
+  }
+  const {
+    [requestIdField]: requestId,
+    [traceparentField]: traceparent,
+    ...rest
+  } = data as Record<string, unknown>;
+  return {
+    data: rest,
+    ...(typeof requestId === "string" ? { requestId } : {}),
+    ...(typeof traceparent === "string" ? { traceparent } : {}),
+  };
+}
+
+/** The fields a job queued now carries (see withoutCarriedFields). */
+function carriedFields(): Record<string, string> | null {
+  const requestId = workContext.getStore()?.requestId;
+  const traceparent = activeTracing()?.traceparent();
+  if (!requestId && !traceparent) return null;
+  return {
+    ...(requestId ? { [requestIdField]: requestId } : {}),
+    ...(traceparent ? { [traceparentField]: traceparent } : {}),
+  };
 }
 
 /** Drivers differ on plain objects; pg-boss means JSON by them, so send JSON text. */
@@ -133,21 +160,29 @@ export class JobQueue {
             // retried by pg-boss); the completion pg-boss then applies touches only active jobs.
             Promise.all(
               jobs.map(async (job) => {
-                const { data, requestId } = withoutRequestId(job.data);
+                const { data, requestId, traceparent } = withoutCarriedFields(job.data);
                 const context = { job: definition.name, ...(requestId ? { requestId } : {}) };
-                try {
-                  await workContext.run(context, () => {
-                    const payload = definition.schema.parse(data);
-                    return definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
-                  });
-                } catch (error) {
-                  this.logger.error(
-                    { err: error, job: definition.name, request_id: requestId },
-                    "job failed",
-                  );
-                  this.onFailure(definition.name);
-                  await this.boss.fail(definition.name, job.id, { message: errorMessage(error) });
-                }
+                /** One attempt; resolves to the error it failed with, once the failure is recorded. */
+                const attempt = async (): Promise<unknown> => {
+                  try {
+                    await workContext.run(context, () => {
+                      const payload = definition.schema.parse(data);
+                      return definition.handler(payload, { jobId: job.id, retryCount: job.retryCount });
+                    });
+                    return undefined;
+                  } catch (error) {
+                    this.logger.error(
+                      { err: error, job: definition.name, request_id: requestId },
+                      "job failed",
+                    );
+                    this.onFailure(definition.name);
+                    await this.boss.fail(definition.name, job.id, { message: errorMessage(error) });
+                    return error;
+                  }
+                };
+                const tracing = activeTracing();
+                const run = { queue: definition.name, id: job.id, retryCount: job.retryCount };
+                await (tracing ? tracing.runJob({ ...run, traceparent }, attempt) : attempt());
               }),
             ),
           ),
@@ -172,9 +207,9 @@ export class JobQueue {
   ): Promise<string | null> {
     if (!this.definitions.has(definition.name)) throw new Error(`job ${definition.name} is not registered`);
     const data = definition.schema.parse(payload) as object;
-    // The request (or the job) this one comes from follows it, for the logs that tie them together.
-    const requestId = workContext.getStore()?.requestId;
-    return this.boss.send(definition.name, requestId ? { ...data, [requestIdField]: requestId } : data, {
+    // The request (or the job) this one comes from follows it, for the logs and traces that tie them together.
+    const carried = carriedFields();
+    return this.boss.send(definition.name, carried ? { ...data, ...carried } : data, {
       ...(options.tx ? { db: executorFor(options.tx) } : {}),
       // An absolute time, not seconds: inside a transaction every "$n" of pg-boss's insert becomes
       // its own parameter, and a bare number then fails the timestamp cast of the other branch.
