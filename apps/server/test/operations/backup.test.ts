@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { restoreBackup } from "../../src/platform/backup/embedded-backup.ts";
 import { dmg, multipart } from "../builds/upload-helpers.ts";
 import {
   freePort,
@@ -130,4 +131,21 @@ describe("backup and restore of the embedded default", () => {
       await Promise.all([server.exited, restored?.exited]);
     }
   }, 240_000);
+
+  it("leaves a failed restore's folder in place and empty, and says why it failed", async () => {
+    // A backup whose database dump is damaged, restored into an existing empty folder (as a
+    // container's volume is: a mount point that cannot be removed).
+    const backup = tempDir("damaged-backup");
+    mkdirSync(path.join(backup, "files"));
+    writeFileSync(path.join(backup, "files", "secret.key"), "not needed");
+    writeFileSync(path.join(backup, "database.tar.gz"), "not a database dump");
+    writeFileSync(
+      path.join(backup, "manifest.json"),
+      JSON.stringify({ format: 1, created_at: "", files: 1 }),
+    );
+    const volume = tempDir("volume");
+    await expect(restoreBackup(backup, volume, path.join(volume, "storage"))).rejects.toThrow();
+    expect(existsSync(volume)).toBe(true);
+    expect(readdirSync(volume)).toEqual([]);
+  });
 });

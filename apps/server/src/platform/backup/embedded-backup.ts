@@ -138,11 +138,22 @@ export async function restoreBackup(
     await client.query("select 1");
     await client.close();
   } catch (error) {
-    // A half-restored DATA_DIR must not look like an instance.
-    await rm(dataDir, { recursive: true, force: true });
+    // A half-restored DATA_DIR must not look like an instance. The folders are emptied, not
+    // removed: one may be a mount point (a container's volume), which cannot be removed, and a
+    // failure to clean up must not hide why the restore failed.
+    await emptyFolder(dataDir).catch(() => undefined);
+    if (!storageInside) await emptyFolder(storageDir).catch(() => undefined);
     throw error;
   }
   return manifest;
+}
+
+async function emptyFolder(folder: string): Promise<void> {
+  const entries = await readdir(folder).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+  for (const entry of entries) await rm(path.join(folder, entry), { recursive: true, force: true });
 }
 
 function ignoreAbsent(error: NodeJS.ErrnoException): void {
