@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
-import { openPostgres } from "../../src/platform/db/client.ts";
 import { dmg, multipart } from "../builds/upload-helpers.ts";
 import { startBalancingProxy } from "../helpers/balancing-proxy.ts";
+import { createScratchDatabase } from "../helpers/scratch-database.ts";
 import {
   freePort,
   issueAdminToken,
@@ -12,7 +12,6 @@ import {
 import { tempDir } from "../helpers/temp-dirs.ts";
 
 // Several processes on one database need a PostgreSQL server: *.pg.test.ts files run only in the PostgreSQL pass.
-const databaseUrl = process.env.TEST_DATABASE_URL as string;
 
 interface Build {
   version: string;
@@ -20,14 +19,10 @@ interface Build {
 }
 
 it("restarts two web processes one after the other under load: no failed request, no lost upload", async () => {
-  const name = `tarmac_rolling_${process.pid}_${Date.now()}`;
-  const admin = await openPostgres(databaseUrl, 1);
-  await admin.sql.executeSql(`create database ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
+  const database = await createScratchDatabase("rolling");
   const env = {
     DATA_DIR: tempDir("rolling"),
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: database.url,
     ADMIN_EMAILS: "root@tarmac.test",
     SHUTDOWN_DRAIN_MS: "1500",
   };
@@ -143,7 +138,6 @@ it("restarts two web processes one after the other under load: no failed request
     await proxy.close();
     for (const server of servers) if (server.child.exitCode === null) server.child.kill("SIGTERM");
     await Promise.all(servers.map((server) => server.exited));
-    await admin.sql.executeSql(`drop database if exists ${name} with (force)`);
-    await admin.close();
+    await database.drop();
   }
 }, 180_000);

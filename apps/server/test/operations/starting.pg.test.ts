@@ -1,23 +1,19 @@
 import { expect, it } from "vitest";
 import { openPostgres, startupLockKey } from "../../src/platform/db/client.ts";
+import { createScratchDatabase } from "../helpers/scratch-database.ts";
 import { freePort, startServer } from "../helpers/server-process.ts";
 import { tempDir } from "../helpers/temp-dirs.ts";
 import { waitFor } from "../helpers/wait-for.ts";
 
 // Start-up held at its lock needs a PostgreSQL server: *.pg.test.ts files run only in the PostgreSQL pass.
-const databaseUrl = process.env.TEST_DATABASE_URL as string;
 
 it("answers alive but not ready while it waits to migrate, then ready", async () => {
-  const name = `tarmac_starting_${process.pid}_${Date.now()}`;
-  const admin = await openPostgres(databaseUrl, 1);
-  await admin.sql.executeSql(`create database ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
+  const database = await createScratchDatabase("starting");
   // Another process "migrating": it holds the start-up lock, so this one waits before migrating.
-  const other = await openPostgres(url.toString(), 1);
+  const other = await openPostgres(database.url, 1);
   await other.sql.executeSql("select pg_advisory_lock($1)", [startupLockKey.toString()]);
   const port = String(await freePort());
-  const server = startServer({ DATA_DIR: tempDir("starting"), DATABASE_URL: url.toString(), PORT: port });
+  const server = startServer({ DATA_DIR: tempDir("starting"), DATABASE_URL: database.url, PORT: port });
   const base = `http://127.0.0.1:${port}`;
   const status = async (path: string) => (await fetch(`${base}${path}`)).status;
   try {
@@ -42,7 +38,6 @@ it("answers alive but not ready while it waits to migrate, then ready", async ()
     server.child.kill("SIGTERM");
     await server.exited;
     await other.close();
-    await admin.sql.executeSql(`drop database if exists ${name} with (force)`);
-    await admin.close();
+    await database.drop();
   }
 }, 180_000);
