@@ -6,10 +6,10 @@
 # See docs/production.md.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-FROM ${NODE_IMAGE} AS build
+# Every workspace's manifest and the lock file, which npm ci checks against each other: the
+# dependency layers below are reused while these stay the same.
+FROM scratch AS manifests
 WORKDIR /src
-# The manifests alone first, so the dependency layer is reused while they stay the same; npm ci
-# needs every workspace's package.json to match the lock file.
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/inspector/package.json packages/inspector/
@@ -17,6 +17,10 @@ COPY apps/server/package.json apps/server/
 COPY apps/web/package.json apps/web/
 COPY e2e/package.json e2e/
 COPY deploy/package.json deploy/
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY --from=manifests /src ./
 # No scripts: `prepare` would build before the sources are here (it runs below); esbuild finds its
 # binary through its optional dependency without its postinstall check.
 RUN npm ci --no-audit --no-fund --ignore-scripts
@@ -25,13 +29,7 @@ RUN node scripts/build.mjs --web
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-COPY package.json package-lock.json ./
-COPY packages/contracts/package.json packages/contracts/
-COPY packages/inspector/package.json packages/inspector/
-COPY apps/server/package.json apps/server/
-COPY apps/web/package.json apps/web/
-COPY e2e/package.json e2e/
-COPY deploy/package.json deploy/
+COPY --from=manifests /src ./
 # The server's production dependencies only (the web app's run in browsers, already bundled).
 # npm keeps a version that conflicts with another workspace's in apps/server/node_modules (made
 # here when it does not, so the COPY below always finds it). The server bundle holds the
