@@ -650,6 +650,31 @@ create table testers (
   constraint testers_user_id_users_id_fk FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL
 );
 
+create table tus_upload_parts (
+  upload_id text not null,
+  start_offset bigint not null,
+  size bigint not null,
+  key text not null,
+  constraint tus_upload_parts_pkey PRIMARY KEY (upload_id, start_offset),
+  constraint tus_upload_parts_upload_id_tus_uploads_id_fk FOREIGN KEY (upload_id) REFERENCES tus_uploads(id) ON DELETE CASCADE
+);
+
+create table tus_uploads (
+  id text not null,
+  organization_id bigint not null,
+  user_id bigint not null,
+  file_name text not null,
+  metadata text not null default ''::text,
+  upload_length bigint not null,
+  upload_offset bigint not null default 0,
+  storage_prefix text not null,
+  expires_at timestamp with time zone not null,
+  created_at timestamp with time zone not null default now(),
+  constraint tus_uploads_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES organizations(id) ON DELETE CASCADE,
+  constraint tus_uploads_pkey PRIMARY KEY (id),
+  constraint tus_uploads_user_id_users_id_fk FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
 create table udid_enrollments (
   id bigint not null generated always as identity,
   challenge_hash text not null,
@@ -868,6 +893,9 @@ CREATE INDEX teams_search_idx ON public.teams USING gin (search_text gin_trgm_op
 CREATE UNIQUE INDEX tester_groups_app_title_key ON public.tester_groups USING btree (application_id, title);
 CREATE INDEX tester_mails_app_idx ON public.tester_mails USING btree (application_id, id DESC NULLS LAST);
 CREATE UNIQUE INDEX testers_app_email_key ON public.testers USING btree (application_id, email);
+CREATE UNIQUE INDEX tus_upload_parts_key_key ON public.tus_upload_parts USING btree (key);
+CREATE INDEX tus_uploads_expires_idx ON public.tus_uploads USING btree (expires_at);
+CREATE INDEX tus_uploads_owner_idx ON public.tus_uploads USING btree (organization_id, user_id);
 CREATE UNIQUE INDEX udid_enrollments_challenge_key ON public.udid_enrollments USING btree (challenge_hash);
 CREATE INDEX upload_slots_address_idx ON public.upload_slots USING btree (address, expires_at);
 CREATE INDEX upload_slots_user_idx ON public.upload_slots USING btree (user_id, expires_at);

@@ -111,6 +111,22 @@ const envSchema = z.object({
   UPLOADS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(8),
   /** Most uploads one person may keep waiting for confirmation in an organization. */
   UPLOAD_PENDING_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
+  /** A resumable upload (tus) is removed this long after its last stored bytes unless finished. */
+  UPLOAD_RESUMABLE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
+  /**
+   * A resumable upload's PATCH body is stored in parts of at most this many bytes, each kept as
+   * soon as it is whole: a connection cut mid-request loses at most one part.
+   */
+  UPLOAD_RESUMABLE_PART_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(16 * 1024 * 1024),
   /** Unreferenced build and icon objects younger than this are left alone by the storage sweep. */
   STORAGE_SWEEP_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** bundletool jar that turns an AAB into a universal APK; unset disables the conversion. */

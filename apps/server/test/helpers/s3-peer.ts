@@ -13,6 +13,18 @@ type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 /** s3rver's built-in account. */
 export const s3PeerCredentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
 
+/** The settings that keep an instance's files in `bucket` of the peer (path-style, its account). */
+export function s3StorageEnv(peer: S3Peer, bucket: string): Record<string, string> {
+  return {
+    STORAGE_DRIVER: "s3",
+    S3_ENDPOINT: peer.endpoint,
+    S3_BUCKET: bucket,
+    S3_FORCE_PATH_STYLE: "true",
+    S3_ACCESS_KEY_ID: s3PeerCredentials.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3PeerCredentials.secretAccessKey,
+  };
+}
+
 export interface S3Peer {
   endpoint: string;
   directory: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dmg, fixturePath, uploadNewApp } from "../builds/upload-helpers.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
-import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
+import { type S3Peer, s3StorageEnv, startS3Peer } from "../helpers/s3-peer.ts";
 import { versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
@@ -15,13 +15,8 @@ const dmgBytes = readFileSync(fixturePath("apple/dmg/Tarmac-1.2.3.dmg"));
 beforeAll(async () => {
   peer = await startS3Peer(["instance"]);
   t = await createTestApp({
-    STORAGE_DRIVER: "s3",
-    S3_ENDPOINT: peer.endpoint,
-    S3_BUCKET: "instance",
+    ...s3StorageEnv(peer, "instance"),
     S3_PREFIX: "tarmac",
-    S3_FORCE_PATH_STYLE: "true",
-    S3_ACCESS_KEY_ID: s3PeerCredentials.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3PeerCredentials.secretAccessKey,
     STORAGE_PROXY_DOWNLOADS: "true",
   });
 });

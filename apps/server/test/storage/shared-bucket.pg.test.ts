@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixturePath } from "../builds/upload-helpers.ts";
-import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
+import { type S3Peer, s3StorageEnv, startS3Peer } from "../helpers/s3-peer.ts";
 import {
   freePort,
   issueAdminToken,
@@ -43,12 +43,7 @@ describe("web and worker processes sharing only PostgreSQL and a bucket", () => 
       const shared = {
         DATABASE_URL: url.toString(),
         SECRET_KEY: "b".repeat(40),
-        STORAGE_DRIVER: "s3",
-        S3_ENDPOINT: peer.endpoint,
-        S3_BUCKET: "shared",
-        S3_FORCE_PATH_STYLE: "true",
-        S3_ACCESS_KEY_ID: s3PeerCredentials.accessKeyId,
-        S3_SECRET_ACCESS_KEY: s3PeerCredentials.secretAccessKey,
+        ...s3StorageEnv(peer, "shared"),
       };
       // No shared disk: every process has its own data directory.
       const own = () => ({ DATA_DIR: tempDir("node") });

@@ -6,6 +6,7 @@ import type { BuildCommitService } from "./build-commit.service.ts";
 import { discardStaged, inspectStoredBuild, type StagedBuild } from "./build-inspection.ts";
 import { watchPlanLimits } from "./plan-limit-events.ts";
 import { assertRoomForUpload, type PreloadTarget } from "./preload.service.ts";
+import type { ResumableUploadService } from "./resumable-upload.service.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 import { receiveUpload, type StreamedFile, storeIncomingFile } from "./upload-intake.ts";
 import type { UploadSlots } from "./upload-slots.ts";
@@ -55,17 +56,20 @@ export class CiUploadService {
       tokens: Pick<TokenService, "resolve">;
       maxUploadBytes: number;
       slots: UploadSlots;
+      resumable: Pick<ResumableUploadService, "withFinishedUpload">;
     },
   ) {}
 
   /**
    * PUT /api/app_upload/{app_key}/{api_key}/: the target is known from the URL, so the text
-   * fields may come before or after the file.
+   * fields may come before or after the file (or the `upload_id` of a finished resumable upload
+   * of the key's user standing in for it).
    */
   async upload(appKey: string, apiKey: string, source: UploadSource): Promise<CiUploadOutcome> {
     const target = await this.resolveTarget(appKey, apiKey);
     return this.deps.slots.withSlot(target.userId, source.clientAddress, async () => {
-      const { fields, file } = await receiveUpload(source, (incoming) =>
+      const form = this.deps.resumable.withFinishedUpload(target.userId, source);
+      const { fields, file } = await receiveUpload(form, (incoming) =>
         storeIncomingFile(incoming, target, this.deps.maxUploadBytes),
       );
       if (!file)

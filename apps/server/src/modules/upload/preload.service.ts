@@ -20,6 +20,7 @@ import {
 } from "./build-inspection.ts";
 import { watchPlanLimits } from "./plan-limit-events.ts";
 import { releasePreloads, reservePreload } from "./preload-store.ts";
+import type { ResumableUploadService } from "./resumable-upload.service.ts";
 import { countPendingPreloads, findPreloadOfUser } from "./upload.repo.ts";
 import { type BuildDeps, preloadLifetimeMs } from "./upload-deps.ts";
 import { uploadError } from "./upload-errors.ts";
@@ -34,7 +35,8 @@ export interface PreloadTarget extends UploadTarget {
   appTypeHint: AppType | undefined;
 }
 
-function positiveId(fields: Record<string, string>, name: string, required: boolean): number | null {
+/** A form's id field (the organization, the app); null when it is left out and may be. */
+export function positiveId(fields: Record<string, string>, name: string, required: boolean): number | null {
   const raw = fields[name]?.trim();
   if (!raw) {
     if (required) throw AppError.validation({ [name]: ["This field is required."] });
@@ -87,13 +89,19 @@ export function opaquePath(): string {
 
 export class PreloadService {
   constructor(
-    private readonly deps: BuildDeps & { maxUploadBytes: number; pendingPerUser: number; slots: UploadSlots },
+    private readonly deps: BuildDeps & {
+      maxUploadBytes: number;
+      pendingPerUser: number;
+      slots: UploadSlots;
+      resumable: Pick<ResumableUploadService, "withFinishedUpload">;
+    },
   ) {}
 
   /**
    * POST /api/applicationadd/?preload=1: stores the file, reads it and keeps it for 24 hours as
    * a preload. Where the file goes and how big it may be are decided when it starts, from the
-   * fields before it (organization, app, app_type).
+   * fields before it (organization, app, app_type). A finished resumable upload named in
+   * `upload_id` may stand in for the file.
    */
   /** `appId`: the app named in the URL (?app=, Updraft's form), instead of the form's `app` field. */
   async preload(userId: number, source: UploadSource, appId?: number): Promise<PreloadResult> {
@@ -102,7 +110,8 @@ export class PreloadService {
 
   private async receive(userId: number, source: UploadSource, appId?: number): Promise<PreloadResult> {
     let target: PreloadTarget | null = null;
-    const { file } = await receiveUpload(source, async (incoming: IncomingFile, fields) => {
+    const form = this.deps.resumable.withFinishedUpload(userId, source);
+    const { file } = await receiveUpload(form, async (incoming: IncomingFile, fields) => {
       target = await this.resolveTarget(userId, fields, appId);
       return storeIncomingFile(incoming, target, this.deps.maxUploadBytes);
     });

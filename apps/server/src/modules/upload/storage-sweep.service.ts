@@ -5,10 +5,14 @@ import type { StorageResolver } from "../../platform/storage/storage-resolver.ts
 import type { BuildRecordService } from "../application/build-record.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import { releasePreloads } from "./preload-store.ts";
+import { findKeysReferencedByTusParts, takeExpiredTusUploads } from "./resumable-upload.repo.ts";
 import { findKeysReferencedByPreloads, takeExpiredPreloads } from "./upload.repo.ts";
 
-/** Only the upload side's own objects are swept; logos, exports and the like have their own owners. */
-const sweptKey = /^orgs\/\d+\/(builds|icons)\//;
+/**
+ * Only the upload side's own objects are swept (builds, icons, resumable uploads' parts); logos,
+ * exports and the like have their own owners.
+ */
+const sweptKey = /^orgs\/\d+\/(builds|icons|uploads)\//;
 const batchSize = 500;
 
 export interface SweepResult {
@@ -17,10 +21,11 @@ export interface SweepResult {
 }
 
 /**
- * Storage bookkeeping: expired preloads go with their files, and objects that no version or
- * preload points at (left by a crash between storing and committing) go once older than the
- * grace period (in the instance's storage and every organization bucket), as do unfinished
- * writes (the local driver's temporary files, multipart uploads left in S3).
+ * Storage bookkeeping: expired preloads and resumable uploads go with their files, and objects
+ * that no version, preload or resumable upload points at (left by a crash between storing and
+ * committing) go once older than the grace period (in the instance's storage and every
+ * organization bucket), as do unfinished writes (the local driver's temporary files, multipart
+ * uploads left in S3).
  */
 export class StorageSweeper {
   constructor(
@@ -52,6 +57,20 @@ export class StorageSweeper {
     }
   }
 
+  /**
+   * Resumable uploads past their expiry (no bytes for UPLOAD_RESUMABLE_HOURS, or finished and
+   * never used): the rows go first, taken by one sweeper each, then their parts.
+   */
+  async expireResumableUploads(now = new Date()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const expired = await this.deps.db.transaction((tx) => takeExpiredTusUploads(tx, now, 100));
+      for (const key of expired.partKeys) await this.deps.storage.delete(key).catch(() => undefined);
+      total += expired.uploads.length;
+      if (expired.uploads.length < 100) return total;
+    }
+  }
+
   async sweep(now = new Date()): Promise<SweepResult> {
     const cutoff = new Date(now.getTime() - this.deps.graceSeconds * 1000);
     const { storage } = this.deps;
@@ -60,6 +79,7 @@ export class StorageSweeper {
     const flush = async () => {
       const referenced = await this.deps.builds.referencedKeys(batch);
       for (const key of await findKeysReferencedByPreloads(this.deps.db, batch)) referenced.add(key);
+      for (const key of await findKeysReferencedByTusParts(this.deps.db, batch)) referenced.add(key);
       for (const key of batch) {
         if (referenced.has(key)) continue;
         await storage.delete(key);

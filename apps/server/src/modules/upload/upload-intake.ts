@@ -54,6 +54,10 @@ export async function storeIncomingFile(
   maxFileBytes: number,
 ): Promise<StreamedFile> {
   checkFileName(file.fieldName, file.fileName);
+  // Someone else's organization does not learn that the upload exists.
+  if (file.organizationId !== undefined && file.organizationId !== target.organizationId) {
+    throw AppError.notFound();
+  }
   const { driver, custom } = target.storage;
   const key = buildKey(target.organizationId);
   const spaceBound = target.maxBytes !== undefined && target.maxBytes < maxFileBytes;
@@ -81,6 +85,9 @@ export async function storeIncomingFile(
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof ObjectTooLargeError) throw spaceBound ? uploadError(6) : fileTooLarge(maxFileBytes);
+    // Bytes read back from storage (a resumable upload): their failure is the server's, or the
+    // answer of a request that took the upload first.
+    if (error instanceof SourceStreamError && file.organizationId !== undefined) throw error.reason;
     // A body that broke off (cut short, no final boundary) is the client's error, not storage's.
     if (error instanceof SourceStreamError) {
       throw AppError.badRequest("The upload was cut short: the multipart body is incomplete.");
@@ -93,7 +100,7 @@ export async function storeIncomingFile(
   }
 }
 
-function fileTooLarge(limit: number): AppError {
+export function fileTooLarge(limit: number): AppError {
   return new AppError("file_too_large", 413, `The file is larger than ${limit} bytes.`);
 }
 

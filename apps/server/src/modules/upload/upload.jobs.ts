@@ -25,6 +25,7 @@ export function createUploadJobs(workers: {
       schema: z.object({}),
       handler: async () => {
         await workers.sweeper.expirePreloads();
+        await workers.sweeper.expireResumableUploads();
         await workers.slots.deleteExpired();
       },
     }),

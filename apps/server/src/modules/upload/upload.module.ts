@@ -11,6 +11,8 @@ import { BuildCreateService } from "./build-create.service.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
 import { ExchangeService } from "./exchange.service.ts";
 import { PreloadService } from "./preload.service.ts";
+import { registerResumableUploadRoutes } from "./resumable-upload.routes.ts";
+import { ResumableUploadService } from "./resumable-upload.service.ts";
 import { StorageSweeper } from "./storage-sweep.service.ts";
 import { createUploadJobs } from "./upload.jobs.ts";
 import { registerUploadRoutes } from "./upload.routes.ts";
@@ -18,7 +20,10 @@ import type { BuildDeps } from "./upload-deps.ts";
 import { UploadSlots } from "./upload-slots.ts";
 import { UploadTaskService } from "./upload-task.service.ts";
 
-/** Uploads: streaming builds to storage, preloads, CI uploads, file exchange, AAB conversion, the sweep. */
+/**
+ * Uploads: streaming builds to storage, resumable (tus) uploads, preloads, CI uploads, file
+ * exchange, AAB conversion, the sweep.
+ */
 export function createUploadModule(
   platform: Platform,
   deps: UsersServices &
@@ -71,11 +76,20 @@ export function createUploadModule(
     aabConversion: converter !== null,
   };
   const commits = new BuildCommitService({ ...buildDeps, convertJob: jobs.convertAab });
+  const resumable = new ResumableUploadService({
+    ...buildDeps,
+    slots,
+    maxUploadBytes,
+    pendingPerUser: platform.config.UPLOAD_PENDING_PER_USER,
+    lifetimeHours: platform.config.UPLOAD_RESUMABLE_HOURS,
+    partBytes: platform.config.UPLOAD_RESUMABLE_PART_BYTES,
+  });
   const preloads = new PreloadService({
     ...buildDeps,
     maxUploadBytes,
     pendingPerUser: platform.config.UPLOAD_PENDING_PER_USER,
     slots,
+    resumable,
   });
   const creates = new BuildCreateService({ ...buildDeps, commits });
   const ciUploads = new CiUploadService({
@@ -84,12 +98,13 @@ export function createUploadModule(
     tokens: deps.tokens,
     maxUploadBytes,
     slots,
+    resumable,
   });
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
   return {
     services: { storage, sweeper, creates, exchanges },
-    routes: (app) =>
+    routes: async (app) => {
       registerUploadRoutes(app, {
         preloads,
         ciUploads,
@@ -97,10 +112,12 @@ export function createUploadModule(
         tasks,
         maxUploadBytes,
         installPage: deps.installPage,
-      }),
+      });
+      await registerResumableUploadRoutes(app, { uploads: resumable, maxUploadBytes });
+    },
     jobs: Object.values(jobs),
     schedules: [
-      // Preloads live 24 h and are checked every 15 minutes; the sweep runs daily at 04:41 UTC,
+      // Preloads live 24 h and are checked every 15 minutes (resumable uploads with them); the sweep runs daily at 04:41 UTC,
       // and once when a worker starts, so a crash's leftovers do not wait for the night.
       { job: jobs.expirePreloads, cron: "*/15 * * * *" },
       { job: jobs.sweepStorage, cron: "41 4 * * *", atWorkerStart: true },

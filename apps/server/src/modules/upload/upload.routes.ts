@@ -31,7 +31,7 @@ const signedIn = {
 };
 
 /** A refused upload stops reading the body: the connection closes instead of draining gigabytes. */
-async function closingOnError<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+export async function closingOnError<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -4,6 +4,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -92,5 +93,59 @@ export const uploadSlots = pgTable(
   (table) => [
     index("upload_slots_user_idx").on(table.userId, table.expiresAt),
     index("upload_slots_address_idx").on(table.address, table.expiresAt),
+  ],
+);
+
+/**
+ * A resumable upload (tus): its bytes arrive in any number of PATCH requests, possibly to
+ * different processes, so its state lives here. The offset moves only with a stored part, in
+ * the same statement that checks it (see ResumableUploadService.append).
+ */
+export const tusUploads = pgTable(
+  "tus_uploads",
+  {
+    /** The id in the upload's URL and the `upload_id` that finishes it (32 hex characters). */
+    id: text("id").primaryKey(),
+    organizationId: bigint("organization_id", { mode: "number" })
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    /** The Upload-Metadata header as the client sent it, answered back on HEAD. */
+    metadata: text("metadata").notNull().default(""),
+    /** The declared Upload-Length. */
+    uploadLength: bigint("upload_length", { mode: "number" }).notNull(),
+    /** Bytes stored so far: the sum of the parts' sizes. */
+    uploadOffset: bigint("upload_offset", { mode: "number" }).notNull().default(0),
+    /** Where the parts go: `orgs/{org}/uploads/{id}/` (qualified when the organization has its own storage). */
+    storagePrefix: text("storage_prefix").notNull(),
+    /** Moves forward with every stored part; the sweep removes the upload once it has passed. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("tus_uploads_owner_idx").on(table.organizationId, table.userId),
+    index("tus_uploads_expires_idx").on(table.expiresAt),
+  ],
+);
+
+/** The stored pieces of a resumable upload, read in offset order when it is finished. */
+export const tusUploadParts = pgTable(
+  "tus_upload_parts",
+  {
+    uploadId: text("upload_id")
+      .notNull()
+      .references(() => tusUploads.id, { onDelete: "cascade" }),
+    startOffset: bigint("start_offset", { mode: "number" }).notNull(),
+    size: bigint("size", { mode: "number" }).notNull(),
+    key: text("key").notNull(),
+  },
+  (table) => [
+    // One part per offset: a racing request that stored the same range cannot record it too.
+    primaryKey({ columns: [table.uploadId, table.startOffset], name: "tus_upload_parts_pkey" }),
+    // The storage sweep asks which keys a part still refers to.
+    uniqueIndex("tus_upload_parts_key_key").on(table.key),
   ],
 );

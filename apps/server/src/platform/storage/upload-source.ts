@@ -11,6 +11,12 @@ export interface IncomingFile {
   truncated(): boolean;
   /** The whole request's declared length (Content-Length), when the client sent one. */
   declaredRequestBytes: number | null;
+  /**
+   * Set when the bytes were uploaded beforehand for one organization (a resumable upload): they
+   * may become a build of that organization only. The body then reads from storage, so its
+   * failures are the server's rather than a client's that went away.
+   */
+  organizationId?: number;
 }
 
 /**
