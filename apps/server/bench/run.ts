@@ -20,6 +20,8 @@
  *    the sources under the tsx loader (startup-bench.ts).
  * 5. Hostile SAML answers (hostile-sso-bench.ts): refusing a deeply nested post, and the liveness
  *    check's throughput while four clients post them against the same check alone.
+ * 1c. A resumable (tus) upload against the plain streamed one, same bytes, same run, and a resume
+ *    after a cut at half the file: how much was sent in all (resumable-bench.ts).
  * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 5), BENCH_SECONDS (default 10).
  */
 import { spawnSync } from "node:child_process";
@@ -27,9 +29,10 @@ import { runBucketBench } from "./bucket-bench.ts";
 import { runBulkBench } from "./bulk-bench.ts";
 import { runHostileSsoBench } from "./hostile-sso-bench.ts";
 import { referenceCase, runListBench } from "./list-bench.ts";
+import { runResumableBench } from "./resumable-bench.ts";
 import { runSearchIndexBench } from "./search-index-bench.ts";
 import { runStartupBench, type StartFigures } from "./startup-bench.ts";
-import { runUploadBench } from "./upload-bench.ts";
+import { mib, runUploadBench } from "./upload-bench.ts";
 
 const uploadMib = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -48,6 +51,21 @@ if (!only || only === "upload") {
     `  ratio   ${(ratio * 100).toFixed(0)}% of the sink, median of pairs [${upload.ratios.map((r) => (r * 100).toFixed(0)).join(", ")}] (target >= 70%)`,
   );
   console.log(`  server memory growth max ${fixed(Math.max(...upload.growth))} MiB (target < 100 MB)`);
+}
+
+if (!only || only === "resumable") {
+  const tus = await runResumableBench(uploadMib, runs);
+  const ratio = median(tus.ratios);
+  console.log(`resumable upload (tus, 64 MiB PATCHes, 16 MiB parts) ${uploadMib} MiB x${runs} (median)`);
+  console.log(`  streamed preload  ${fixed(median(tus.plain))} MiB/s  [${tus.plain.map(fixed).join(", ")}]`);
+  console.log(
+    `  tus + finish      ${fixed(median(tus.resumable))} MiB/s  [${tus.resumable.map(fixed).join(", ")}]`,
+  );
+  console.log(`  ratio             ${(ratio * 100).toFixed(0)}% of the streamed preload (target >= 90%)`);
+  const { resume } = tus;
+  console.log(
+    `  resume after a cut at ${fixed(resume.cutAt / mib)} MiB: went on from ${fixed(resume.offset / mib)} MiB, sent ${fixed(resume.sentAfter / mib)} MiB more; ${(resume.resentShare * 100).toFixed(1)}% of the file sent twice`,
+  );
 }
 
 if (!only || only === "bucket") {
