@@ -4,6 +4,7 @@ export default defineProject({
   test: {
     name: "server",
     globalSetup: ["./test/helpers/global-setup.ts"],
+    setupFiles: ["./test/helpers/per-file-setup.ts"],
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Tests that need several processes on one PostgreSQL run in the PostgreSQL pass only
     // (TEST_DATABASE_URL set); the embedded database belongs to a single process.
