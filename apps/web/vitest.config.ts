@@ -3,6 +3,10 @@ import { defineProject } from "vitest/config";
 
 export default defineProject({
   plugins: [react()],
+  resolve: {
+    // jsdom stands in for a browser: tus-js-client's browser build (its "browser" field), not Node's.
+    alias: [{ find: /^tus-js-client$/, replacement: "tus-js-client/lib.esm/browser/index.js" }],
+  },
   test: {
     name: "web",
     environment: "jsdom",

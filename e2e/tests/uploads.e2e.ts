@@ -1,11 +1,11 @@
-// Builds end to end: an APK and an IPA go through the add-app modal of the real web app, appear in
-// the apps list with the version, build number and icon the inspector read, and the downloaded
-// file is byte for byte the uploaded one.
+// Builds end to end: an APK and an IPA go through the add-app modal of the real web app (sent over
+// tus, then preloaded by upload_id), appear in the apps list with the version, build number and
+// icon the inspector read, and the downloaded file is byte for byte the uploaded one.
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueAdminToken } from "../../apps/server/test/helpers/server-process.ts";
 import { type Harness, startHarness } from "../helpers/harness.ts";
@@ -50,11 +50,26 @@ async function expectLoadedImage(image: Locator): Promise<void> {
 }
 
 async function uploadThroughModal(build: (typeof builds)[number]): Promise<void> {
+  const requests: string[] = [];
+  const record = (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/uploads/") || url.pathname === "/api/applicationadd/") {
+      requests.push(
+        `${request.method()} ${url.pathname}${request.postData()?.includes('name="upload_id"') ? " upload_id" : ""}`,
+      );
+    }
+  };
+  page.on("request", record);
   await page.goto("/dashboard/apps");
   await page.getByRole("button", { name: en.apps.add }).first().click();
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel(en.upload.file_label).setInputFiles(path.join(fixtures, build.file));
   await dialog.getByText(en.COMPLETED).waitFor({ timeout: 30_000 });
+  page.off("request", record);
+  // The bytes went over tus, then the preload named the finished upload instead of sending the file.
+  expect(requests[0]).toBe("POST /api/uploads/");
+  expect(requests).toContainEqual(expect.stringMatching(/^PATCH \/api\/uploads\/[0-9a-f]{32}\/$/));
+  expect(requests.at(-1)).toBe("POST /api/applicationadd/ upload_id");
   await expect.poll(() => dialog.getByLabel(en.apps.version).inputValue()).toBe(build.version);
   await expect.poll(() => dialog.getByLabel(en.apps.build).inputValue()).toBe(build.build);
   await dialog.getByLabel(en.upload.project_title).fill(build.project);

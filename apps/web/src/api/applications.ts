@@ -17,7 +17,8 @@ import type {
   Version,
 } from "@tarmac/contracts";
 import { api } from "./client.ts";
-import { type UploadHandle, uploadWithProgress } from "./upload.ts";
+import { resumableUploads } from "./resumable-upload.ts";
+import { type UploadHandle, type UploadResult, uploadWithProgress } from "./upload.ts";
 
 export type {
   AppLogEntry,
@@ -109,21 +110,75 @@ export interface PreloadFields {
   appType?: AppType;
 }
 
-/** First step of every upload: the server stores and reads the file and answers what it found. */
+export interface PreloadCallbacks {
+  /** A whole percentage of the file's bytes on the server (0–100) and the raw byte counts. */
+  onProgress: (percent: number, loaded: number, total: number) => void;
+  /** True while the connection is down and the upload waits to resume, false once it goes on. */
+  onConnectionLost?: (lost: boolean) => void;
+}
+
+/**
+ * First step of every upload: the file's bytes go over tus (resumable, see resumable-upload.ts),
+ * then the preload names the finished upload in `upload_id`; the server reads it and answers what
+ * it found. Abort gives the tus upload up on the server, or stops the preload request.
+ */
 export function preloadBuild(
   fields: PreloadFields,
-  onProgress: (percent: number) => void,
+  callbacks: PreloadCallbacks,
 ): UploadHandle<PreloadResult> {
-  const form = new FormData();
-  form.append("organization", String(fields.organization));
-  if (fields.app !== undefined) form.append("app", String(fields.app));
-  if (fields.appType !== undefined) form.append("app_type", String(fields.appType));
-  // The file goes last so that a streaming server has read every other field before it.
-  form.append("file", fields.file);
-  return uploadWithProgress<PreloadResult>("/api/applicationadd/", form, {
-    query: { preload: 1 },
-    onProgress,
+  let abort = () => {};
+  let lost = false;
+  const connection = (value: boolean) => {
+    if (lost === value) return;
+    lost = value;
+    callbacks.onConnectionLost?.(value);
+  };
+  const promise = new Promise<UploadResult<PreloadResult>>((resolve, reject) => {
+    let finishing: UploadHandle<PreloadResult> | null = null;
+    let settled = false;
+    const transfer = resumableUploads.start(
+      { file: fields.file, organization: fields.organization },
+      {
+        onProgress: (sent, total) => {
+          connection(false);
+          // Floored: 100% means every byte is there and the server is reading the build.
+          const percent = total > 0 ? Math.floor((sent / total) * 100) : 100;
+          callbacks.onProgress(percent, sent, total);
+        },
+        onRetry: () => connection(true),
+        onSuccess: (uploadId) => {
+          if (settled) return;
+          connection(false);
+          callbacks.onProgress(100, fields.file.size, fields.file.size);
+          const form = new FormData();
+          form.append("organization", String(fields.organization));
+          if (fields.app !== undefined) form.append("app", String(fields.app));
+          if (fields.appType !== undefined) form.append("app_type", String(fields.appType));
+          form.append("upload_id", uploadId);
+          finishing = uploadWithProgress<PreloadResult>("/api/applicationadd/", form, {
+            query: { preload: 1 },
+          });
+          finishing.promise.then(resolve, reject);
+        },
+        onError: (error) => {
+          connection(false);
+          settled = true;
+          reject(error);
+        },
+      },
+    );
+    abort = () => {
+      if (settled) return;
+      settled = true;
+      if (finishing) {
+        finishing.abort();
+        return;
+      }
+      transfer.terminate();
+      reject(new DOMException("Upload aborted", "AbortError"));
+    };
   });
+  return { promise, abort: () => abort() };
 }
 
 /** Drops an upload that will not be added, so its space and build slot are free again at once. */

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { MyAppRole } from "../../api/applications.ts";
 import { makeOrg, makeProfile } from "../../test/account-fixtures.ts";
 import { makeApp, makePreload, makeVersion, pageOf } from "../../test/application-fixtures.ts";
+import { FakeTransfer } from "../../test/fake-transfer.ts";
 import { FakeXhr } from "../../test/fake-xhr.ts";
 import { chooseMenuItem } from "../../test/mantine-actions.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../test/render.tsx";
@@ -85,6 +86,7 @@ describe("app page", () => {
   beforeEach(() => {
     FakeXhr.all = [];
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    FakeTransfer.install();
   });
 
   it("shows the header, switchers, builds and activity, and copies the app key", async () => {
@@ -224,6 +226,7 @@ describe("app page", () => {
     const dialog = await screen.findByRole("dialog", { name: "New version of Rocket" });
     expect(within(dialog).queryByRole("combobox", { name: "Organization" })).toBeNull();
     await user.upload(within(dialog).getByLabelText("Build file"), new File(["x"], "rocket.apk"));
+    act(() => FakeTransfer.last().finish());
     expect(FakeXhr.last().sent?.get("app")).toBe("1");
     act(() => FakeXhr.last().reply(200, makePreload()));
     await within(dialog).findByText("Completed");
@@ -254,6 +257,7 @@ describe("app page", () => {
       name: "Add to Rocket: another platform or environment",
     });
     await user.upload(within(dialog).getByLabelText("Build file"), new File(["x"], "rocket.ipa"));
+    act(() => FakeTransfer.last().finish());
     expect(FakeXhr.last().sent?.get("app")).toBeNull();
     act(() => FakeXhr.last().reply(200, makePreload({ app_type: 1, name: "Rocket iOS" })));
     await within(dialog).findByText("Completed");
@@ -284,10 +288,16 @@ describe("app page", () => {
     const submit = within(dialog).getByRole("button", { name: "Replace file" });
     expect(submit.hasAttribute("disabled")).toBe(true);
     await user.upload(within(dialog).getByLabelText("Build file"), new File(["x"], "rocket.apk"));
-    expect(FakeXhr.last().sent?.get("app")).toBe("1");
-    act(() => FakeXhr.last().progress(50));
+    const transfer = FakeTransfer.last();
+    expect(transfer.request.organization).toBe(7);
+    act(() => transfer.progress(50));
     expect(await within(dialog).findByText("Uploading… 50%")).toBeTruthy();
     expect(submit.hasAttribute("disabled")).toBe(true);
+    act(() => transfer.retry());
+    expect(await within(dialog).findByText("Connection lost — resuming…")).toBeTruthy();
+    act(() => transfer.finish("feedfacefeedfacefeedfacefeedface"));
+    expect(FakeXhr.last().sent?.get("app")).toBe("1");
+    expect(FakeXhr.last().sent?.get("upload_id")).toBe("feedfacefeedfacefeedfacefeedface");
     act(() => FakeXhr.last().reply(200, makePreload({ preload_path: "preloads/7/new" })));
     await within(dialog).findByText("Completed");
     await user.click(submit);

@@ -3,9 +3,12 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import en from "../../../../public/media/i18n/en.json" with { type: "json" };
+import { ApiError } from "../../../api/client.ts";
+import { ConnectionLostError } from "../../../api/resumable-upload.ts";
 import { makeOrg, makeProfile } from "../../../test/account-fixtures.ts";
 import { makeApp, makePreload, pageOf } from "../../../test/application-fixtures.ts";
 import { makeLink, makeRecipients } from "../../../test/distribution-fixtures.ts";
+import { FakeTransfer } from "../../../test/fake-transfer.ts";
 import { FakeXhr } from "../../../test/fake-xhr.ts";
 import { makeUsage } from "../../../test/plan-fixtures.ts";
 import { type ApiReply, renderApp, stubApi, useSignedInTestSession } from "../../../test/render.tsx";
@@ -46,10 +49,17 @@ async function chooseFile(user: ReturnType<typeof userEvent.setup>, file: File) 
   await user.upload(screen.getByLabelText("Build file"), file);
 }
 
+/** The tus upload of the file finishes: the preload naming it goes out. */
+function finishTransfer(): FakeXhr {
+  act(() => FakeTransfer.last().finish());
+  return FakeXhr.last();
+}
+
 /** Uploads a file and answers the preload with `result`. */
 async function preloadWith(user: ReturnType<typeof userEvent.setup>, result = makePreload()) {
   await chooseFile(user, apk());
-  act(() => FakeXhr.last().reply(200, result));
+  const xhr = finishTransfer();
+  act(() => xhr.reply(200, result));
   await screen.findByText("Completed");
 }
 
@@ -60,6 +70,7 @@ describe("add-app modal", () => {
     Element.prototype.scrollIntoView ??= () => {};
     FakeXhr.all = [];
     vi.stubGlobal("XMLHttpRequest", FakeXhr);
+    FakeTransfer.install();
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -69,15 +80,24 @@ describe("add-app modal", () => {
     serve();
     const { user, dialog } = await openModal();
     await chooseFile(user, apk());
+    const transfer = FakeTransfer.last();
+    expect(transfer.request.organization).toBe(7);
+    expect(transfer.request.file.name).toBe("rocket.apk");
+    // The bytes go over tus; the preload waits for them.
+    expect(FakeXhr.all).toHaveLength(0);
+    expect(await within(dialog).findByText("Uploading… 0%")).toBeTruthy();
+    act(() => transfer.progress(40));
+    expect(await within(dialog).findByText("Uploading… 40%")).toBeTruthy();
+    act(() => transfer.progress(100));
+    expect(await within(dialog).findByText(texts["GET DATA FROM FILE"] as string)).toBeTruthy();
+    act(() => transfer.finish("0123456789abcdef0123456789abcdef"));
     const xhr = FakeXhr.last();
     expect(xhr.url).toBe("/api/applicationadd/?preload=1");
     expect(xhr.sent?.get("organization")).toBe("7");
     expect(xhr.sent?.get("app")).toBeNull();
-    expect(await within(dialog).findByText("Uploading… 0%")).toBeTruthy();
-    act(() => xhr.progress(40));
-    expect(await within(dialog).findByText("Uploading… 40%")).toBeTruthy();
-    act(() => xhr.progress(100));
-    expect(await within(dialog).findByText(texts["GET DATA FROM FILE"] as string)).toBeTruthy();
+    expect(xhr.sent?.get("upload_id")).toBe("0123456789abcdef0123456789abcdef");
+    expect(xhr.sent?.get("file")).toBeNull();
+    expect(within(dialog).getByText(texts["GET DATA FROM FILE"] as string)).toBeTruthy();
     act(() =>
       xhr.reply(
         200,
@@ -187,24 +207,54 @@ describe("add-app modal", () => {
     serve();
     const { user, dialog } = await openModal();
     await chooseFile(user, apk());
-    act(() => FakeXhr.last().reply(400, { error_code: Number(code), detail: "no" }));
+    const xhr = finishTransfer();
+    act(() => xhr.reply(400, { error_code: Number(code), detail: "no" }));
     expect(await within(dialog).findByText(texts[key] as string)).toBeTruthy();
+  });
+
+  it("shows the message of an upload refused before its first byte (tus creation)", async () => {
+    serve();
+    const { user, dialog } = await openModal();
+    await chooseFile(user, apk());
+    act(() => FakeTransfer.last().fail(new ApiError(400, { error_code: 6, detail: "full" }, "full")));
+    expect(await within(dialog).findByText(texts[uploadErrorMessages[6]] as string)).toBeTruthy();
+    expect(FakeXhr.all).toHaveLength(0);
+  });
+
+  it("says the connection was lost while it retries, goes on when bytes flow, and explains a final loss", async () => {
+    serve();
+    const { user, dialog } = await openModal();
+    await chooseFile(user, apk());
+    const transfer = FakeTransfer.last();
+    act(() => transfer.progress(30));
+    await within(dialog).findByText("Uploading… 30%");
+    act(() => transfer.retry());
+    expect(await within(dialog).findByText(en.upload.connection_lost)).toBeTruthy();
+    expect(within(dialog).queryByRole("alert")).toBeNull();
+    act(() => transfer.progress(45));
+    expect(await within(dialog).findByText("Uploading… 45%")).toBeTruthy();
+    act(() => transfer.retry());
+    await within(dialog).findByText(en.upload.connection_lost);
+    act(() => transfer.fail(new ConnectionLostError()));
+    expect(await within(dialog).findByText(en.upload.connection_failed)).toBeTruthy();
+    expect(within(dialog).queryByText(en.upload.connection_lost)).toBeNull();
+    expect(within(dialog).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
   });
 
   it("shows the file-name message, then the server's own words, with progress back to 0", async () => {
     serve();
     const { user, dialog } = await openModal();
     await chooseFile(user, apk());
-    act(() =>
-      FakeXhr.last().reply(400, { file: ["Ensure this filename has at most 100 characters (it has 120)."] }),
-    );
+    const first = finishTransfer();
+    act(() => first.reply(400, { file: ["Ensure this filename has at most 100 characters (it has 120)."] }));
     expect(
       await within(dialog).findByText(texts["ENSURE THIS FILENAME HAS AT MOST 100 CHARACTERS"] as string),
     ).toBeTruthy();
     await chooseFile(user, apk());
-    act(() => FakeXhr.last().progress(60));
+    act(() => FakeTransfer.last().progress(60));
     await within(dialog).findByText("Uploading… 60%");
-    act(() => FakeXhr.last().reply(500, { detail: "boom" }));
+    const second = finishTransfer();
+    act(() => second.reply(500, { detail: "boom" }));
     expect(await within(dialog).findByText("boom")).toBeTruthy();
     expect(within(dialog).getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
   });
@@ -213,7 +263,8 @@ describe("add-app modal", () => {
     serve({ "GET /login": { status: 200, body: null } });
     const { user } = await openModal();
     await chooseFile(user, apk());
-    act(() => FakeXhr.last().reply(401, { detail: "no" }));
+    const xhr = finishTransfer();
+    act(() => xhr.reply(401, { detail: "no" }));
     await waitFor(() => expect(screen.getByRole("button", { name: "Log in" })).toBeTruthy());
   });
 
@@ -237,7 +288,7 @@ describe("add-app modal", () => {
     expect(
       await within(dialog).findByText(texts["PLEASE SELECT ONE OF THE ORGANIZATION"] as string),
     ).toBeTruthy();
-    expect(FakeXhr.all).toHaveLength(0);
+    expect(FakeTransfer.all).toHaveLength(0);
   });
 
   it("refuses a new project at the plan's project limit before sending the file, naming the way out", async () => {
@@ -248,7 +299,7 @@ describe("add-app modal", () => {
     await chooseFile(user, apk());
     const ask = "Ask the administrator of this Tarmac instance (root@tarmac.test) to raise the limit.";
     expect(await within(dialog).findByText(`${en.upload.project_limit_reached} ${ask}`)).toBeTruthy();
-    expect(FakeXhr.all).toHaveLength(0);
+    expect(FakeTransfer.all).toHaveLength(0);
     expect(within(dialog).getByRole("link", { name: en.upload.see_plan })).toBeTruthy();
   });
 
@@ -261,17 +312,18 @@ describe("add-app modal", () => {
     await chooseFile(user, apk("big.apk", 2 * 1024 * 1024));
     expect(await within(dialog).findByText(`Storage space is full. ${ask}`)).toBeTruthy();
     expect(within(dialog).queryByText(/Please upgrade your plan/)).toBeNull();
-    expect(FakeXhr.all).toHaveLength(0);
+    expect(FakeTransfer.all).toHaveLength(0);
   });
 
-  it("cancels: aborts the upload and resets after 100 ms", async () => {
+  it("cancels: gives the upload up on the server and resets after 100 ms", async () => {
     serve();
     const { user, dialog } = await openModal();
     await chooseFile(user, apk());
-    act(() => FakeXhr.last().progress(30));
+    act(() => FakeTransfer.last().progress(30));
     await within(dialog).findByText("Uploading… 30%");
     await user.click(within(dialog).getByRole("button", { name: "Cancel upload" }));
-    expect(FakeXhr.last().aborted).toBe(true);
+    expect(FakeTransfer.last().terminated).toBe(true);
+    expect(FakeXhr.all).toHaveLength(0);
     await waitFor(() => expect(within(dialog).queryByText(/Uploading/)).toBeNull());
     expect(within(dialog).queryByText("Application Error")).toBeNull();
   });
@@ -280,18 +332,19 @@ describe("add-app modal", () => {
     serve();
     const { user, dialog } = await openModal();
     await chooseFile(user, apk());
-    act(() => FakeXhr.last().progress(20));
+    act(() => FakeTransfer.last().progress(20));
     await within(dialog).findByText("Uploading… 20%");
     await user.click(within(dialog).getByRole("button", { name: "Close" }));
     const widget = await screen.findByRole("group", { name: "Upload progress" });
     expect(within(widget).getByText("rocket.apk")).toBeTruthy();
-    expect(FakeXhr.last().aborted).toBe(false);
+    expect(FakeTransfer.last().terminated).toBe(false);
     await user.click(within(widget).getByRole("button", { name: "Show" }));
     const reopened = await screen.findByRole("dialog", { name: "Add app" });
     expect(within(reopened).getByText("Uploading… 20%")).toBeTruthy();
     // Closed again, the widget also shows the upload finishing.
     await user.click(within(reopened).getByRole("button", { name: "Close" }));
-    act(() => FakeXhr.last().reply(200, makePreload()));
+    const xhr = finishTransfer();
+    act(() => xhr.reply(200, makePreload()));
     const finished = await screen.findByRole("group", { name: "Upload progress" });
     expect(await within(finished).findByText("Completed")).toBeTruthy();
     await user.click(within(finished).getByRole("button", { name: "Show" }));

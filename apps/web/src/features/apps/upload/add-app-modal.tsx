@@ -27,7 +27,7 @@ export function AddAppModal() {
   const busy = sending || flow.saving;
   const failure = flow.saveError ?? preload.error;
   const error = messageText(failure, t, flow.limitWayOut);
-  const status = statusText(preload.phase, preload.progress, t, flow.processing);
+  const status = statusText(preload, t, flow.processing);
   const title = app
     ? t("upload.new_version_title", { title: app.title })
     : flow.projectOf
@@ -170,7 +170,7 @@ export function BackgroundUpload() {
       floating
       progress={preload.progress}
       fileName={preload.fileName}
-      status={statusText(preload.phase, preload.progress, t)}
+      status={statusText(preload, t)}
       error={messageText(preload.error, t, flow.limitWayOut)}
       onOpenAdd={() => flow.open(flow.app)}
       onCancel={flow.cancel}

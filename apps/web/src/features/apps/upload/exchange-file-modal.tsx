@@ -103,7 +103,7 @@ export function ExchangeFileModal({ app, version, onClose }: ExchangeFileModalPr
             <UploadProgress
               progress={preload.progress}
               fileName={preload.fileName}
-              status={statusText(preload.phase, preload.progress, t)}
+              status={statusText(preload, t)}
               error={error}
             />
           ) : null}

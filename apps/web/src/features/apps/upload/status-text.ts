@@ -1,11 +1,19 @@
 import type { TFunction } from "i18next";
 import { type LimitWayOut, withWayOut } from "../../../ui/limit-way-out.ts";
 import { BUILD_LIMIT, PROJECT_LIMIT, STORAGE_FULL, type UploadMessage } from "./upload-rules.ts";
-import type { PreloadPhase } from "./use-preload.ts";
+import type { PreloadState } from "./use-preload.ts";
 
-/** Spec §4: 'Uploading… ' and the percentage, at 100% 'GET DATA FROM FILE', then COMPLETED. */
-export function statusText(phase: PreloadPhase, progress: number, t: TFunction, processing = false): string {
+/**
+ * Spec §4: 'Uploading… ' and the percentage, at 100% 'GET DATA FROM FILE', then COMPLETED; while
+ * the connection is down, that the upload resumes once it is back.
+ */
+export function statusText(
+  { phase, progress, reconnecting }: Pick<PreloadState, "phase" | "progress" | "reconnecting">,
+  t: TFunction,
+  processing = false,
+): string {
   if (processing) return t("upload.processing");
+  if (reconnecting && phase === "uploading") return t("upload.connection_lost");
   if (phase === "uploading") return `${t("upload.uploading")}${progress}%`;
   if (phase === "reading") return t("GET DATA FROM FILE");
   if (phase === "done") return t("COMPLETED");

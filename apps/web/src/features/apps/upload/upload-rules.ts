@@ -9,6 +9,7 @@ import { acceptedExtensionList, detectType } from "@tarmac/inspector/rules";
 import type { AppType } from "../../../api/applications.ts";
 import { ApiError } from "../../../api/client.ts";
 import type { OrganizationUsage } from "../../../api/plans.ts";
+import { ConnectionLostError } from "../../../api/resumable-upload.ts";
 
 export interface UploadMessage {
   key: string;
@@ -27,6 +28,8 @@ export const BUILD_LIMIT = uploadErrorMessages[7];
 export const SERVER_SAID = "errors.server_said";
 /** Followed by what lifts the limit on this instance (see status-text). */
 export const PROJECT_LIMIT = "upload.project_limit_reached";
+/** The connection stayed down through every retry of a resumable upload. */
+export const CONNECTION_FAILED = "upload.connection_failed";
 
 const BYTES_PER_MB = 1024 * 1024;
 
@@ -107,6 +110,7 @@ export function messageOfCode(code: number | null | undefined): UploadMessage {
  */
 export function describeUploadFailure(error: unknown): UploadMessage | null {
   if (error instanceof DOMException && error.name === "AbortError") return null;
+  if (error instanceof ConnectionLostError) return { key: CONNECTION_FAILED };
   if (!(error instanceof ApiError)) return { key: APPLICATION_ERROR };
   if (error.status === 401) return null;
   const body =

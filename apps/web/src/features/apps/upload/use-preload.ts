@@ -17,6 +17,8 @@ export interface PreloadState {
   fileName: string;
   error: UploadMessage | null;
   result: PreloadResult | null;
+  /** The connection dropped: the upload resumes by itself once it is back. */
+  reconnecting: boolean;
 }
 
 export const IDLE_PRELOAD: PreloadState = {
@@ -25,6 +27,7 @@ export const IDLE_PRELOAD: PreloadState = {
   fileName: "",
   error: null,
   result: null,
+  reconnecting: false,
 };
 
 export interface Preload extends PreloadState {
@@ -77,8 +80,14 @@ export function usePreload(onDone?: (result: PreloadResult) => void): Preload {
       const mine = attempt.current;
       latest.current = 0;
       setState({ ...IDLE_PRELOAD, phase: "uploading", fileName: fields.file.name });
-      const upload = preloadBuild(fields, (percent) => {
-        latest.current = percent;
+      const upload = preloadBuild(fields, {
+        onProgress: (percent) => {
+          latest.current = percent;
+        },
+        onConnectionLost: (reconnecting) => {
+          if (mine !== attempt.current) return;
+          setState((current) => (isSending(current.phase) ? { ...current, reconnecting } : current));
+        },
       });
       handle.current = upload;
       ticker.current = setInterval(() => {
@@ -94,7 +103,14 @@ export function usePreload(onDone?: (result: PreloadResult) => void): Preload {
           if (mine !== attempt.current) return;
           stopTicker();
           handle.current = null;
-          setState((current) => ({ ...current, phase: "done", progress: 100, result: body, error: null }));
+          setState((current) => ({
+            ...current,
+            phase: "done",
+            progress: 100,
+            result: body,
+            error: null,
+            reconnecting: false,
+          }));
           onDoneRef.current?.(body);
         },
         (error: unknown) => {
@@ -103,7 +119,9 @@ export function usePreload(onDone?: (result: PreloadResult) => void): Preload {
           handle.current = null;
           const message = describeUploadFailure(error);
           setState((current) =>
-            message ? { ...current, phase: "failed", progress: 0, error: message } : IDLE_PRELOAD,
+            message
+              ? { ...current, phase: "failed", progress: 0, error: message, reconnecting: false }
+              : IDLE_PRELOAD,
           );
         },
       );
