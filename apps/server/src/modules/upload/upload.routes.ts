@@ -30,12 +30,41 @@ const signedIn = {
   },
 };
 
-/** A refused upload stops reading the body: the connection closes instead of draining gigabytes. */
+/**
+ * Refused bodies up to this size are read to their end before the answer: a client still sending
+ * (curl, Updraft's Gradle plugin) would otherwise meet a reset connection instead of the answer
+ * it reports, such as a wrong key's 404. Larger ones are not worth the wait or the bandwidth.
+ */
+const drainedRefusalBytes = 8 * 1024 * 1024;
+const drainTimeoutMs = 10_000;
+
+/** Reads what is left of a request body and drops it; false when it did not end in time. */
+async function drained(body: NodeJS.ReadableStream & { readableEnded?: boolean }): Promise<boolean> {
+  if (body.readableEnded) return true;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), drainTimeoutMs);
+    const settle = (ended: boolean) => {
+      clearTimeout(timer);
+      resolve(ended);
+    };
+    body.once("end", () => settle(true));
+    body.once("error", () => settle(false));
+    body.once("close", () => settle(body.readableEnded === true));
+    body.resume();
+  });
+}
+
+/**
+ * A refused upload stops reading a large body: the connection closes instead of draining
+ * gigabytes. A small one is read to its end, so the client reads the answer.
+ */
 export async function closingOnError<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    reply.header("connection", "close");
+    const declared = Number(reply.request.headers["content-length"]);
+    const small = Number.isFinite(declared) && declared <= drainedRefusalBytes;
+    if (!small || !(await drained(reply.request.raw))) reply.header("connection", "close");
     throw error;
   }
 }
