@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { createScratchDatabase } from "./helpers/scratch-database.ts";
 import {
   freePort,
   issueAdminToken,
@@ -122,14 +123,9 @@ describe("the server process", () => {
       expect((await worker.exited).code).toBe(0);
       return;
     }
-    const { openPostgres } = await import("../src/platform/db/client.ts");
-    const name = `tarmac_proc_${process.pid}_${Date.now()}`;
-    const admin = await openPostgres(databaseUrl, 1);
-    await admin.sql.executeSql(`create database ${name}`);
+    const database = await createScratchDatabase("proc");
     try {
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
-      const env = { ...baseEnv(), DATABASE_URL: url.toString(), SECRET_KEY: "p".repeat(40) };
+      const env = { ...baseEnv(), DATABASE_URL: database.url, SECRET_KEY: "p".repeat(40) };
       const token = issueAdminToken(env, "root@tarmac.test");
       const web = startServer({ ...env, ROLES: "web", PORT: String(await freePort()) });
       await waitForHealth(web);
@@ -150,8 +146,7 @@ describe("the server process", () => {
       expect((await web.exited).code, web.output()).toBe(0);
       expect((await worker.exited).code, worker.output()).toBe(0);
     } finally {
-      await admin.sql.executeSql(`drop database if exists ${name} with (force)`);
-      await admin.close();
+      await database.drop();
     }
     expect(context.task.name).toContain("separate processes");
   }, 120_000);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fixturePath } from "../builds/upload-helpers.ts";
+import { createScratchDatabase } from "../helpers/scratch-database.ts";
 import {
   freePort,
   issueAdminToken,
@@ -15,7 +16,6 @@ import { waitFor } from "../helpers/wait-for.ts";
 import { WebhookReceiver } from "../helpers/webhook-receiver.ts";
 
 // Processes sharing one database need PostgreSQL: *.pg.test.ts files run only in the PostgreSQL pass.
-const databaseUrl = process.env.TEST_DATABASE_URL as string;
 
 const json = readJson;
 
@@ -24,17 +24,12 @@ const until = (check: () => boolean | Promise<boolean>, timeoutMs = 60_000) =>
 
 describe("webhook delivery across worker crashes", () => {
   it("loses no event when the worker is killed mid-delivery and another one starts", async () => {
-    const { openPostgres } = await import("../../src/platform/db/client.ts");
-    const name = `tarmac_hooks_${process.pid}_${Date.now()}`;
-    const admin = await openPostgres(databaseUrl, 1);
-    await admin.sql.executeSql(`create database ${name}`);
+    const database = await createScratchDatabase("hooks");
     const receiver = await WebhookReceiver.start();
     const servers: ServerProcess[] = [];
     try {
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
       const shared = {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: database.url,
         SECRET_KEY: "h".repeat(40),
         ALLOW_PRIVATE_NETWORK_TARGETS: "true",
         WEBHOOK_TIMEOUT_SECONDS: "2",
@@ -120,8 +115,7 @@ describe("webhook delivery across worker crashes", () => {
       for (const server of servers) server.child.kill("SIGTERM");
       await Promise.all(servers.map((server) => server.exited));
       await receiver.close();
-      await admin.sql.executeSql(`drop database if exists ${name} with (force)`);
-      await admin.close();
+      await database.drop();
     }
   }, 180_000);
 });

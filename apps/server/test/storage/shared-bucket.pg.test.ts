@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixturePath } from "../builds/upload-helpers.ts";
 import { type S3Peer, s3StorageEnv, startS3Peer } from "../helpers/s3-peer.ts";
+import { createScratchDatabase } from "../helpers/scratch-database.ts";
 import {
   freePort,
   issueAdminToken,
@@ -16,7 +17,6 @@ import { waitFor } from "../helpers/wait-for.ts";
 
 // Several processes sharing one database need PostgreSQL: *.pg.test.ts files run only in the
 // PostgreSQL pass (see vitest.config.ts).
-const databaseUrl = process.env.TEST_DATABASE_URL as string;
 
 /** The objects s3rver keeps on disk below `dir` (one file per object, plus metadata files). */
 function objectsUnder(dir: string): string[] {
@@ -30,18 +30,13 @@ const json = readJson;
 
 describe("web and worker processes sharing only PostgreSQL and a bucket", () => {
   it("serves through one web process what was uploaded through the other; the worker runs the jobs", async () => {
-    const { openPostgres } = await import("../../src/platform/db/client.ts");
-    const name = `tarmac_bucket_${process.pid}_${Date.now()}`;
-    const admin = await openPostgres(databaseUrl, 1);
-    await admin.sql.executeSql(`create database ${name}`);
+    const database = await createScratchDatabase("bucket");
     const servers: ServerProcess[] = [];
     let peer: S3Peer | undefined;
     try {
       peer = await startS3Peer(["shared"]);
-      const url = new URL(databaseUrl);
-      url.pathname = `/${name}`;
       const shared = {
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: database.url,
         SECRET_KEY: "b".repeat(40),
         ...s3StorageEnv(peer, "shared"),
       };
@@ -125,8 +120,7 @@ describe("web and worker processes sharing only PostgreSQL and a bucket", () => 
       for (const server of servers) server.child.kill("SIGTERM");
       await Promise.all(servers.map((server) => server.exited));
       await peer?.stop();
-      await admin.sql.executeSql(`drop database if exists ${name} with (force)`);
-      await admin.close();
+      await database.drop();
     }
   }, 180_000);
 });
