@@ -1,6 +1,5 @@
 import { createAdminModule } from "./modules/admin/admin.module.ts";
 import { createApplicationModule } from "./modules/application/application.module.ts";
-import type { ApplicationPorts } from "./modules/application/application-ports.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createBillingModule } from "./modules/billing/billing.module.ts";
 import { createDistributionModule } from "./modules/distribution/distribution.module.ts";
@@ -53,17 +52,8 @@ export function createModules(platform: Platform) {
     ...twoFactor.services,
   });
   const mailServer = createMailServerModule(platform, { ...users.services, ...organization.services });
-  // URLs of the application module that later modules answer (see application-ports.ts).
-  const ports: ApplicationPorts = {
-    confirmBuild: (...args) => upload.services.creates.confirm(...args),
-    exchangeBuild: (...args) => upload.services.exchanges.exchange(...args),
-    appDistributions: (...args) => distribution.services.distributions.listForApp(...args),
-  };
   const common = { ...users.services, ...organization.services };
-  // The app's install page, answered by the distribution module (built after the upload module).
-  const installPage = (app: { id: number; organizationId: number }) =>
-    distribution.services.distributions.installPageOf(app);
-  const application = createApplicationModule(platform, { ...common, ...auth.services, ports });
+  const application = createApplicationModule(platform, { ...common, ...auth.services });
   const staff = createStaffModule(platform, {
     ...common,
     ...twoFactor.services,
@@ -72,17 +62,18 @@ export function createModules(platform: Platform) {
     ...application.services,
   });
   const storage = createStorageModule(platform, { ...organization.services, ...application.services });
-  const upload = createUploadModule(platform, {
-    ...common,
-    ...application.services,
-    ...storage.services,
-    installPage,
-  });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
   const distribution = createDistributionModule(platform, {
     ...organization.services,
     ...application.services,
     ...tester.services,
+  });
+  // Uploads confirm into the catalog and give each new app its install link: they come after both.
+  const upload = createUploadModule(platform, {
+    ...common,
+    ...application.services,
+    ...storage.services,
+    ...distribution.services,
   });
   const sendBuilds = createSendBuildsModule(platform, {
     ...common,
@@ -90,12 +81,12 @@ export function createModules(platform: Platform) {
     ...tester.services,
     ...distribution.services,
   });
-  const outbound = { ...organization.services, ...application.services, installPage };
+  const outbound = { ...organization.services, ...application.services, ...distribution.services };
   const integrations = createIntegrationsModule(platform, outbound);
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
-    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback },
+    ...{ staff, storage, tester, distribution, upload, sendBuilds, integrations, feedback },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

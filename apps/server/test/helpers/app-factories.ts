@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { eq, sql } from "drizzle-orm";
-import { applications, organizations, projectMembers, projects, versions } from "./tables.ts";
+import { applications, distributions, organizations, projectMembers, projects, versions } from "./tables.ts";
 import type { TestApp } from "./test-app.ts";
 
 let sequence = 0;
@@ -52,6 +52,13 @@ export async function createApp(
     })
     .returning();
   if (!app) throw new Error("app insert failed");
+  // Every app has its permanent install link from the start, as an upload makes it.
+  await t.database.db.insert(distributions).values({
+    organizationId,
+    applicationId: app.id,
+    key: randomUUID().replaceAll("-", ""),
+    access: "public",
+  });
   return app;
 }
 

@@ -11,7 +11,6 @@ import { ApplicationPresenter } from "./application.presenter.ts";
 import { registerApplicationRoutes } from "./application.routes.ts";
 import { ApplicationService } from "./application.service.ts";
 import { ApplicationDeletionService } from "./application-deletion.service.ts";
-import type { ApplicationPorts } from "./application-ports.ts";
 import { ApplicationQueryService } from "./application-query.service.ts";
 import { ApplicationUpdateService } from "./application-update.service.ts";
 import { BuildRecordService } from "./build-record.service.ts";
@@ -33,7 +32,7 @@ export const slackWebhookPurpose = "app-slack-webhook";
 /** Projects, apps, versions and the activity log; project members; build downloads. */
 export function createApplicationModule(
   platform: Platform,
-  deps: UsersServices & OrganizationServices & AuthServices & { ports: ApplicationPorts },
+  deps: UsersServices & OrganizationServices & AuthServices,
 ) {
   const { db } = platform.database;
   const { config } = platform;
@@ -106,6 +105,7 @@ export function createApplicationModule(
       appDeletions: deletions,
       appLogs,
       versions,
+      versionEdits: versionService,
       secrets,
       deleteFiles,
       builds: new BuildRecordService({ db }),
@@ -114,8 +114,8 @@ export function createApplicationModule(
       projectMembership,
     },
     routes: (app) => {
-      registerApplicationRoutes(app, { queries, updates, deletions, ports: deps.ports, publicUrl });
-      registerVersionRoutes(app, { versions: versionService, deletions, ports: deps.ports });
+      registerApplicationRoutes(app, { queries, updates, deletions, publicUrl });
+      registerVersionRoutes(app, { versions: versionService, deletions });
       registerDownloadRoutes(app, {
         versions: versionService,
         storage: platform.storage,

@@ -5,7 +5,6 @@ import { z } from "zod";
 import { requireActiveActor } from "../../http/auth.ts";
 import { errorResponses } from "../../http/error-responses.ts";
 import type { ApplicationDeletionService } from "./application-deletion.service.ts";
-import type { ApplicationPorts } from "./application-ports.ts";
 import { fileKinds } from "./download-link.ts";
 import type { VersionService } from "./version.service.ts";
 
@@ -17,7 +16,7 @@ const releaseInput = updateVersionInput.pick({ whats_new: true, ready_to_sale: t
 
 export function registerVersionRoutes(
   app: FastifyInstance,
-  deps: { versions: VersionService; deletions: ApplicationDeletionService; ports: ApplicationPorts },
+  deps: { versions: VersionService; deletions: ApplicationDeletionService },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const { versions: versionService, deletions } = deps;
@@ -27,34 +26,6 @@ export function registerVersionRoutes(
     { schema: { tags, summary: "One version", params: idParams, response: { 200: version, ...errors } } },
     async (request) => versionService.get(requireActiveActor(request).userId, request.params.id),
   );
-
-  for (const method of ["PUT", "PATCH"] as const) {
-    routes.route({
-      method,
-      url: "/api/versions/:id/",
-      schema: {
-        tags,
-        summary:
-          method === "PUT"
-            ? "Change a version's notes, comment or release flag; with preload_path, replace its file (the comment goes to the app's log)"
-            : "Change a version's notes, comment or release flag",
-        params: idParams,
-        body: updateVersionInput,
-        response: { 200: version, ...errors },
-      },
-      handler: async (request) => {
-        const { userId } = requireActiveActor(request);
-        const { preload_path, comment } = request.body;
-        if (method === "PUT" && preload_path !== undefined) {
-          return deps.ports.exchangeBuild(userId, request.params.id, {
-            preload_path,
-            comment: comment ?? "",
-          });
-        }
-        return versionService.update(userId, request.params.id, request.body);
-      },
-    });
-  }
 
   routes.patch(
     "/api/releases/:id/",

@@ -3,6 +3,7 @@ import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import type { TesterServices } from "../tester/tester.module.ts";
+import { registerAppDetailRoutes } from "./app-detail.routes.ts";
 import { createDistributionJobs } from "./distribution.jobs.ts";
 import { registerDistributionRoutes } from "./distribution.routes.ts";
 import { DistributionService } from "./distribution.service.ts";
@@ -65,6 +66,11 @@ export function createDistributionModule(
     services: { distributions, udid },
     routes: (app) => {
       registerDistributionRoutes(app, { distributions, permanentLinks, publicUrl: config.PUBLIC_URL });
+      registerAppDetailRoutes(app, {
+        queries: deps.applicationQueries,
+        distributions,
+        publicUrl: config.PUBLIC_URL,
+      });
       registerGetappRoutes(app, { getapp, storage });
       registerUdidRoutes(app, { udid });
     },

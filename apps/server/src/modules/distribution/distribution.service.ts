@@ -1,6 +1,6 @@
 /**
  * Install links of apps: creating, changing and listing them, and the app-level link every app
- * has (made on first read). Access to a link's app goes through the application service, so
+ * has (made with the app, remade when the last one is deleted, so reads never write). Access to a link's app goes through the application service, so
  * another organization's app or link is "not found".
  */
 import { randomBytes } from "node:crypto";
@@ -48,10 +48,9 @@ const passwordRequired = () =>
 export class DistributionService {
   constructor(private readonly deps: DistributionServiceDeps) {}
 
-  /** The app's links (its app-level link first, made if missing); `only` narrows to one link. */
+  /** The app's links (its app-level link first); `only` narrows to one link. */
   async listForApp(userId: number, appId: number, only: number | null = null): Promise<DistributionRecord[]> {
     const found = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
-    await this.ensureAppLink(found.app);
     const rows = await listAppDistributions(this.deps.db, found.app.organizationId, found.app.id);
     const selected = only === null ? rows : rows.filter((row) => row.id === only);
     if (only !== null && selected.length === 0) throw AppError.notFound();
@@ -59,8 +58,8 @@ export class DistributionService {
   }
 
   /**
-   * The link that stays valid for the app whatever is uploaded next (the printed one), made on
-   * first use. Inside a caller's transaction (`tx`) the app row lock is taken there.
+   * The link that stays valid for the app whatever is uploaded next (the printed one), made with
+   * the app. Inside a caller's transaction (`tx`) the app row lock is taken there.
    */
   async ensureAppLink(
     app: Pick<AccessibleApp["app"], "id" | "organizationId">,
@@ -83,9 +82,18 @@ export class DistributionService {
     return tx ? create(tx) : this.deps.db.transaction(create);
   }
 
-  /** The address of the app's install page (its permanent link, made on first use). */
+  /** The address of the app's install page (its permanent link); a read, so it never makes one. */
   async installPageOf(app: Pick<AccessibleApp["app"], "id" | "organizationId">): Promise<string> {
-    return installPageUrl(this.deps.publicUrl, (await this.ensureAppLink(app)).key);
+    return installPageUrl(this.deps.publicUrl, (await this.appLinkOf(app)).key);
+  }
+
+  /** The app's permanent link. Every app has one (see ensureAppLink and remove). */
+  private async appLinkOf(
+    app: Pick<AccessibleApp["app"], "id" | "organizationId">,
+  ): Promise<DistributionRow> {
+    const link = await findAppLevelDistribution(this.deps.db, app.organizationId, app.id);
+    if (!link) throw new Error(`App ${app.id} has no app-level install link`);
+    return link;
   }
 
   async create(userId: number, input: CreateDistributionInput): Promise<DistributionRecord> {
@@ -132,9 +140,15 @@ export class DistributionService {
     return (await this.present([updated]))[0] as DistributionRecord;
   }
 
+  /** Deleting the app's last app-level link makes a new one: the app keeps an install page. */
   async remove(userId: number, id: number): Promise<void> {
     const row = await this.findManaged(userId, id);
-    await deleteDistribution(this.deps.db, row.organizationId, row.id);
+    await this.deps.db.transaction(async (tx) => {
+      await deleteDistribution(tx, row.organizationId, row.id);
+      if (row.versionId === null) {
+        await this.ensureAppLink({ id: row.applicationId, organizationId: row.organizationId }, tx);
+      }
+    });
   }
 
   /** Installs and downloads of one version through links, by platform. */
@@ -151,7 +165,7 @@ export class DistributionService {
   /** The app-level link of an app the caller may read, for the printed sheet. */
   async permanentLink(userId: number, appId: number) {
     const found = await this.deps.core.getAccessibleApp(userId, appId, "app:read");
-    const link = await this.ensureAppLink(found.app);
+    const link = await this.appLinkOf(found.app);
     return { ...found, link, url: installPageUrl(this.deps.publicUrl, link.key) };
   }
 

@@ -1,8 +1,7 @@
 import type { sdkFeedbackReceipt } from "@tarmac/contracts";
-import { z } from "zod";
+import type { z } from "zod";
 import { countInWindow, takeCount } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
-import type { JobDefinition } from "../../platform/jobs/define-job.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { MailContent } from "../../platform/mail/mail-content.ts";
 import type { Mail } from "../../platform/mail/mail-queue.ts";
@@ -11,18 +10,11 @@ import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationService } from "../organization/organization.service.ts";
 import { roles } from "../organization/roles.ts";
 import type { UserService } from "../users/user.service.ts";
+import { digestJob, type FeedbackDigestPayload } from "./feedback.jobs.ts";
 
 /** Reports of one app mailed one by one in an hour; the rest of the hour's go in one digest. */
 export const mailedReportsPerHour = 3;
 const hourMs = 3600_000;
-
-export const feedbackDigestPayload = z.object({
-  organizationId: z.number().int().positive(),
-  applicationId: z.number().int().positive(),
-  /** The hour's start (epoch milliseconds), which names its count of reports not mailed. */
-  windowStartedAt: z.number().int(),
-});
-export type FeedbackDigestPayload = z.infer<typeof feedbackDigestPayload>;
 
 /** What a report's mail shows: the report's id and the fields the app sent. */
 export type MailedReport = { id: number } & Pick<
@@ -41,7 +33,8 @@ const digestKey = (payload: Omit<FeedbackDigestPayload, "organizationId">) =>
  * processes agree and a report that fails counts for nothing.
  */
 export class FeedbackMailService {
-  private digestJob: JobDefinition<typeof feedbackDigestPayload> | null = null;
+  /** The job that mails an hour's withheld reports. */
+  readonly digestJob = digestJob((payload) => this.sendDigest(payload));
 
   constructor(
     private readonly deps: {
@@ -56,10 +49,6 @@ export class FeedbackMailService {
     },
   ) {}
 
-  useDigestJob(job: JobDefinition<typeof feedbackDigestPayload>): void {
-    this.digestJob = job;
-  }
-
   /** A stored report: mailed when among the app's first of the hour, otherwise counted for the digest. */
   async reportReceived(app: ApplicationRow, report: MailedReport, tx: Database): Promise<void> {
     const hour = await countInWindow(tx, `feedback-mail:${app.id}`, hourMs);
@@ -72,7 +61,6 @@ export class FeedbackMailService {
     // The first report not mailed schedules the digest; the hour's later ones only count.
     const withheld = await countInWindow(tx, digestKey(payload), hourMs);
     if (withheld.count > 1) return;
-    if (!this.digestJob) throw new Error("the feedback digest job is not set up");
     const secondsLeft = Math.ceil((payload.windowStartedAt + hourMs - Date.now()) / 1000);
     await this.deps.jobs.send(this.digestJob, payload, { tx, startAfterSeconds: Math.max(1, secondsLeft) });
   }

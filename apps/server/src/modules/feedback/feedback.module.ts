@@ -1,10 +1,10 @@
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
+import type { DistributionServices } from "../distribution/distribution.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import type { StorageServices } from "../storage/storage.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
-import { createFeedbackJobs } from "./feedback.jobs.ts";
 import { listFeedbackOfPerson, listImageKeys } from "./feedback.repo.ts";
 import { registerFeedbackRoutes } from "./feedback.routes.ts";
 import { FeedbackMailService } from "./feedback-mail.service.ts";
@@ -16,12 +16,7 @@ import { SdkService } from "./sdk.service.ts";
 /** The Updraft SDK protocol (update checks, feedback from the app) and the triage of that feedback. */
 export function createFeedbackModule(
   platform: Platform,
-  deps: UsersServices &
-    OrganizationServices &
-    ApplicationServices &
-    StorageServices & {
-      installPage: (app: { id: number; organizationId: number }) => Promise<string>;
-    },
+  deps: UsersServices & OrganizationServices & ApplicationServices & StorageServices & DistributionServices,
 ) {
   const { db } = platform.database;
   const publicUrl = platform.config.PUBLIC_URL;
@@ -29,7 +24,7 @@ export function createFeedbackModule(
     builds: deps.builds,
     releases: deps.releases,
     organizations: deps.organizations,
-    installPage: deps.installPage,
+    installPage: (app) => deps.distributions.installPageOf(app),
   });
   const mails = new FeedbackMailService({
     db,
@@ -41,8 +36,6 @@ export function createFeedbackModule(
     users: deps.users,
     publicUrl,
   });
-  const jobs = createFeedbackJobs({ mails });
-  mails.useDigestJob(jobs.digest);
   const submissions = new FeedbackSubmitService({
     db,
     builds: deps.builds,
@@ -67,7 +60,7 @@ export function createFeedbackModule(
       registerSdkRoutes(app, { sdk, submissions });
       registerFeedbackRoutes(app, { triage, publicUrl });
     },
-    jobs: Object.values(jobs),
+    jobs: [mails.digestJob],
     personalData: [
       {
         name: "feedback",

@@ -5,7 +5,6 @@ import type { PageParams } from "../../http/pagination.ts";
 import type { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvent } from "../../platform/events/domain-events.ts";
-import type { JobDefinition } from "../../platform/jobs/define-job.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { ApplicationRow, ApplicationService } from "../application/application.service.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
@@ -23,6 +22,7 @@ import {
   recordAttempt,
 } from "./delivery.repo.ts";
 import { appSummary, type EventPayload, eventPayload, testPayload } from "./event-payload.ts";
+import { deliverJob } from "./integrations.jobs.ts";
 import { nextAttemptAt } from "./retry-schedule.ts";
 import { findWebhook, listSubscribers, updateWebhook } from "./webhook.repo.ts";
 import { postJson } from "./webhook-sender.ts";
@@ -60,14 +60,10 @@ interface Endpoint {
  * process dying anywhere leaves either a job to run or a row the redrive finds.
  */
 export class DeliveryService {
-  private deliverJob: JobDefinition | null = null;
+  /** The job that wakes a delivery and runs its attempt. */
+  readonly deliverJob = deliverJob((deliveryId) => this.attempt(deliveryId));
 
   constructor(private readonly deps: DeliveryDeps) {}
-
-  /** The job that wakes a delivery (defined by the module's jobs, which call back into this service). */
-  useJob(job: JobDefinition): void {
-    this.deliverJob = job;
-  }
 
   /** A lock on an attempt lapses only when its process died: well past the attempt's deadline. */
   get lockSeconds(): number {
@@ -226,7 +222,6 @@ export class DeliveryService {
   }
 
   private async wake(deliveryId: number, tx: Database, startAfterSeconds?: number): Promise<void> {
-    if (!this.deliverJob) throw new Error("the delivery job is not set up");
     await this.deps.jobs.send(
       this.deliverJob,
       { deliveryId },

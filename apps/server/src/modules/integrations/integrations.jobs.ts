@@ -7,22 +7,27 @@ import type { DeliveryService } from "./delivery.service.ts";
 /** How long the delivery log keeps a delivery. */
 const deliveryLogDays = 30;
 
+/**
+ * One attempt of one delivery. Failures are recorded and rescheduled by the attempt itself, so
+ * the job fails only when the database does; pg-boss then runs it again. The delivery service
+ * both sends it and runs it, so it binds the attempt when it is built.
+ */
+export function deliverJob(attempt: (deliveryId: number) => Promise<unknown>) {
+  return defineJob({
+    name: "integrations.deliver",
+    schema: z.object({ deliveryId: z.number().int() }),
+    retry: { limit: 5, delaySeconds: 30, backoff: true },
+    timeoutSeconds: 120,
+    batchSize: 8,
+    handler: async ({ deliveryId }) => {
+      await attempt(deliveryId);
+    },
+  });
+}
+
 export function createIntegrationJobs(deps: { db: Database; deliveries: DeliveryService }) {
   return {
-    /**
-     * One attempt of one delivery. Failures are recorded and rescheduled by the attempt itself,
-     * so the job fails only when the database does; pg-boss then runs it again.
-     */
-    deliver: defineJob({
-      name: "integrations.deliver",
-      schema: z.object({ deliveryId: z.number().int() }),
-      retry: { limit: 5, delaySeconds: 30, backoff: true },
-      timeoutSeconds: 120,
-      batchSize: 8,
-      handler: async ({ deliveryId }) => {
-        await deps.deliveries.attempt(deliveryId);
-      },
-    }),
+    deliver: deps.deliveries.deliverJob,
     /** Wakes deliveries whose process died mid-attempt, and forgets deliveries past the log's age. */
     redrive: defineJob({
       name: "integrations.redrive",

@@ -2,6 +2,7 @@ import { SecretBox } from "../../platform/crypto/secret-box.ts";
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
+import type { DistributionServices } from "../distribution/distribution.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import { ChatChannelService } from "./chat-channel.service.ts";
 import { DeliveryService } from "./delivery.service.ts";
@@ -15,10 +16,7 @@ const webhookSecretPurpose = "webhooks";
 /** Webhooks and chat messages: the organization's events, told to the outside world. */
 export function createIntegrationsModule(
   platform: Platform,
-  deps: OrganizationServices &
-    ApplicationServices & {
-      installPage: (app: { id: number; organizationId: number }) => Promise<string>;
-    },
+  deps: OrganizationServices & ApplicationServices & DistributionServices,
 ) {
   const { db } = platform.database;
   const { config } = platform;
@@ -33,13 +31,12 @@ export function createIntegrationsModule(
     builds: deps.builds,
     versions: deps.versions,
     organizations: deps.organizations,
-    installPage: deps.installPage,
+    installPage: (app) => deps.distributions.installPageOf(app),
     publicUrl: config.PUBLIC_URL,
     timeoutSeconds: config.WEBHOOK_TIMEOUT_SECONDS,
     allowPrivateTargets,
   });
   const jobs = createIntegrationJobs({ db, deliveries });
-  deliveries.useJob(jobs.deliver);
   platform.events.subscribe((event) => deliveries.fanOut(event));
   const webhooks = new WebhookService({
     db,

@@ -135,6 +135,7 @@ export class BuildCommitService {
     let newBundleId: string | null | undefined;
     if (target.kind === "new") {
       app = await this.createApp(tx, userId, quota, staged, target.draft, facts.bundleId);
+      await this.deps.appLinks.ensureAppLink(app, tx);
       created = true;
     } else {
       const found = await this.deps.applications.findApp(organizationId, target.appId, tx);

@@ -8,6 +8,7 @@ import type { ApplicationService } from "../application/application.service.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
 import type { ReleaseService } from "../application/release.service.ts";
 import type { VersionPresenter } from "../application/version.presenter.ts";
+import type { DistributionService } from "../distribution/distribution.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 
@@ -28,6 +29,8 @@ export interface BuildDeps {
   jobs: JobQueue;
   /** Build and plan events for webhooks and chat. */
   events: DomainEvents;
+  /** Every new app gets its permanent install link in the transaction that makes the app. */
+  appLinks: Pick<DistributionService, "ensureAppLink" | "installPageOf">;
   /** Whether AAB -> universal APK conversion is configured (bundletool and a keystore). */
   aabConversion: boolean;
 }

@@ -1,6 +1,7 @@
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
+import type { DistributionServices } from "../distribution/distribution.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import type { StorageServices } from "../storage/storage.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
@@ -9,6 +10,7 @@ import { converterFromConfig } from "./aab-converter.ts";
 import { BuildCommitService } from "./build-commit.service.ts";
 import { BuildCreateService } from "./build-create.service.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
+import { registerConfirmAndExchangeRoutes } from "./confirm-and-exchange.routes.ts";
 import { ExchangeService } from "./exchange.service.ts";
 import { PreloadService } from "./preload.service.ts";
 import { registerResumableUploadRoutes } from "./resumable-upload.routes.ts";
@@ -29,10 +31,8 @@ export function createUploadModule(
   deps: UsersServices &
     OrganizationServices &
     ApplicationServices &
-    Pick<StorageServices, "storageResolver"> & {
-      /** The app's install page (its permanent link), answered by the distribution module. */
-      installPage: (app: { id: number; organizationId: number }) => Promise<string>;
-    },
+    Pick<StorageServices, "storageResolver"> &
+    Pick<DistributionServices, "distributions">,
 ) {
   const { db } = platform.database;
   const maxUploadBytes = platform.config.UPLOAD_MAX_BYTES;
@@ -73,6 +73,7 @@ export function createUploadModule(
     storage,
     jobs: platform.jobs,
     events: platform.events,
+    appLinks: deps.distributions,
     aabConversion: converter !== null,
   };
   const commits = new BuildCommitService({ ...buildDeps, convertJob: jobs.convertAab });
@@ -103,7 +104,7 @@ export function createUploadModule(
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
   return {
-    services: { storage, sweeper, creates, exchanges },
+    services: { storage, sweeper },
     routes: async (app) => {
       registerUploadRoutes(app, {
         preloads,
@@ -111,9 +112,15 @@ export function createUploadModule(
         exchanges,
         tasks,
         maxUploadBytes,
-        installPage: deps.installPage,
+        appLinks: deps.distributions,
       });
       await registerResumableUploadRoutes(app, { uploads: resumable, maxUploadBytes });
+      registerConfirmAndExchangeRoutes(app, {
+        creates,
+        exchanges,
+        queries: deps.applicationQueries,
+        versionEdits: deps.versionEdits,
+      });
     },
     jobs: Object.values(jobs),
     schedules: [

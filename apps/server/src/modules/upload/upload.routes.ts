@@ -16,6 +16,7 @@ import { multipartUploadSource, uploadRequestGuard } from "../../http/multipart-
 import type { CiUploadService } from "./ci-upload.service.ts";
 import type { ExchangeService } from "./exchange.service.ts";
 import type { PreloadService } from "./preload.service.ts";
+import type { BuildDeps } from "./upload-deps.ts";
 import type { UploadTaskService } from "./upload-task.service.ts";
 
 const tags = ["builds"];
@@ -97,7 +98,7 @@ export function registerUploadRoutes(
     exchanges: ExchangeService;
     tasks: UploadTaskService;
     maxUploadBytes: number;
-    installPage: (app: { id: number; organizationId: number }) => Promise<string>;
+    appLinks: BuildDeps["appLinks"];
   },
 ) {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -195,7 +196,10 @@ export function registerUploadRoutes(
           const { record, warnings } = await closingOnError(reply, () =>
             deps.ciUploads.upload(app_key, api_key, source),
           );
-          const public_link = await deps.installPage({ id: record.id, organizationId: record.organization });
+          const public_link = await deps.appLinks.installPageOf({
+            id: record.id,
+            organizationId: record.organization,
+          });
           return reply.status(200).send({ ...record, success: "ok" as const, public_link, warnings });
         } catch (error) {
           throw asCiUploadFailure(error);
