@@ -19,7 +19,7 @@ export class ApplicationUpdateService {
       db: Database;
       core: ApplicationService;
       appLogs: AppLogService;
-      secrets: SecretBox;
+      slackWebhookBox: SecretBox;
     },
   ) {}
 
@@ -88,7 +88,9 @@ export class ApplicationUpdateService {
     if (input.feedback_enabled !== undefined) changes.feedbackEnabled = input.feedback_enabled;
     if (input.autoupdate_enabled !== undefined) changes.autoUpdateEnabled = input.autoupdate_enabled;
     if (input.slack_webhook !== undefined) {
-      changes.slackWebhookSealed = input.slack_webhook ? this.deps.secrets.seal(input.slack_webhook) : null;
+      changes.slackWebhookSealed = input.slack_webhook
+        ? this.deps.slackWebhookBox.seal(input.slack_webhook)
+        : null;
     }
     return changes;
   }

@@ -14,6 +14,7 @@ import { ApplicationDeletionService } from "./application-deletion.service.ts";
 import { ApplicationQueryService } from "./application-query.service.ts";
 import { ApplicationUpdateService } from "./application-update.service.ts";
 import { BuildRecordService } from "./build-record.service.ts";
+import { CatalogLocks } from "./catalog-locks.ts";
 import { registerDownloadRoutes } from "./download.routes.ts";
 import { registerPermissionGroupRoutes } from "./permission-group.routes.ts";
 import { PermissionGroupService } from "./permission-group.service.ts";
@@ -37,14 +38,14 @@ export function createApplicationModule(
   const { db } = platform.database;
   const { config } = platform;
   const { membership, users } = deps;
-  const secrets = new SecretBox(config.SECRET_KEY, slackWebhookPurpose);
+  const slackWebhookBox = new SecretBox(config.SECRET_KEY, slackWebhookPurpose);
   const versions = new VersionPresenter({
     storage: platform.storage,
     signer: platform.signer,
     publicUrl: config.PUBLIC_URL,
     downloadTtlSeconds: config.SIGNED_URL_TTL_SECONDS,
   });
-  const presenter = new ApplicationPresenter({ db, users, versions, secrets });
+  const presenter = new ApplicationPresenter({ db, users, versions, slackWebhookBox });
   const appLogs = new AppLogService({ db, users });
   const applicationJobs = createApplicationJobs(platform.storage);
   const deleteFiles = fileDeletion(platform.jobs, applicationJobs);
@@ -76,7 +77,7 @@ export function createApplicationModule(
       maxWeight: 160 * 1024 * 1024,
     }),
   });
-  const updates = new ApplicationUpdateService({ db, core: applications, appLogs, secrets });
+  const updates = new ApplicationUpdateService({ db, core: applications, appLogs, slackWebhookBox });
   const deletions = new ApplicationDeletionService({
     db,
     usage: deps.usage,
@@ -106,10 +107,11 @@ export function createApplicationModule(
       appLogs,
       versions,
       versionEdits: versionService,
-      secrets,
+      slackWebhookBox,
       deleteFiles,
       builds: new BuildRecordService({ db }),
       releases: new ReleaseService({ db }),
+      catalogLocks: new CatalogLocks(),
       versionFiles: new VersionFiles({ db }),
       projectMembership,
     },

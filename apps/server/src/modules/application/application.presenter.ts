@@ -71,7 +71,7 @@ export class ApplicationPresenter {
       db: Database;
       users: UserService;
       versions: VersionPresenter;
-      secrets: SecretBox;
+      slackWebhookBox: SecretBox;
     },
   ) {
     this.db = deps.db;
@@ -164,7 +164,7 @@ export class ApplicationPresenter {
   private slackWebhookFor(app: Pick<ApplicationRow, "slackWebhookSealed">, viewerRole: number): string {
     if (!app.slackWebhookSealed || !isAdminRole(viewerRole)) return "";
     try {
-      return this.deps.secrets.open(app.slackWebhookSealed);
+      return this.deps.slackWebhookBox.open(app.slackWebhookSealed);
     } catch {
       return "";
     }

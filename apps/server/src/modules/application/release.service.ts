@@ -13,8 +13,6 @@ import {
   listProjectAppRows,
   listProvisionedBuilds,
   listRecentVersions,
-  lockCatalogRows,
-  type RowLock,
 } from "./release.repo.ts";
 
 export class ReleaseService {
@@ -23,23 +21,6 @@ export class ReleaseService {
   /** Every app of the project (each platform and environment), by platform. */
   listProjectApps(organizationId: number, projectId: number, db = this.deps.db): Promise<ApplicationRow[]> {
     return listProjectAppRows(db, organizationId, projectId);
-  }
-
-  /** Serializes work on one app (e.g. creating its first install link). */
-  lockApp(applicationId: number, tx: Database): Promise<void> {
-    return lockCatalogRows(tx, { appIds: [applicationId] }, "update");
-  }
-
-  /**
-   * Takes row locks before the organization's (see lockCatalogRows): writers that also lock
-   * the organization call this first.
-   */
-  lockCatalog(
-    rows: { projectIds?: number[]; appIds?: number[] },
-    mode: RowLock,
-    tx: Database,
-  ): Promise<void> {
-    return lockCatalogRows(tx, rows, mode);
   }
 
   newestReleasedPerApp(organizationId: number, projectId: number, environment: string, db = this.deps.db) {

@@ -29,7 +29,13 @@ export function createDistributionModule(
     publicUrl: config.PUBLIC_URL,
     ttlSeconds: config.SIGNED_URL_TTL_SECONDS,
   });
-  const distributions = new DistributionService({ db, core, releases, publicUrl: config.PUBLIC_URL });
+  const distributions = new DistributionService({
+    db,
+    core,
+    releases,
+    catalogLocks: deps.catalogLocks,
+    publicUrl: config.PUBLIC_URL,
+  });
   const udid = new UdidService({
     db,
     releases,

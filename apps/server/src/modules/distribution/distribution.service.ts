@@ -15,6 +15,7 @@ import { AppError } from "../../http/errors.ts";
 import { hashPassword } from "../../platform/crypto/passwords.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { AccessibleApp, ApplicationService } from "../application/application.service.ts";
+import type { CatalogLocks } from "../application/catalog-locks.ts";
 import type { ReleaseService } from "../application/release.service.ts";
 import {
   countEventsByDistribution,
@@ -34,6 +35,7 @@ export interface DistributionServiceDeps {
   db: Database;
   core: ApplicationService;
   releases: ReleaseService;
+  catalogLocks: CatalogLocks;
   publicUrl: string;
 }
 
@@ -68,7 +70,7 @@ export class DistributionService {
     const existing = await findAppLevelDistribution(tx ?? this.deps.db, app.organizationId, app.id);
     if (existing) return existing;
     const create = async (tx: Database) => {
-      await this.deps.releases.lockApp(app.id, tx);
+      await this.deps.catalogLocks.app(app.id, tx);
       const raced = await findAppLevelDistribution(tx, app.organizationId, app.id);
       if (raced) return raced;
       return insertDistribution(tx, {

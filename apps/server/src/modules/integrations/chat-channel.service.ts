@@ -20,7 +20,7 @@ export class ChatChannelService {
       applications: ApplicationService;
       membership: MembershipService;
       updates: ApplicationUpdateService;
-      appSecrets: SecretBox;
+      slackWebhookBox: SecretBox;
       deliveries: DeliveryService;
       allowPrivateTargets: boolean;
     },
@@ -91,7 +91,7 @@ export class ChatChannelService {
   }
 
   private present(app: ApplicationRow): ChatWebhook {
-    const url = app.slackWebhookSealed ? this.deps.appSecrets.open(app.slackWebhookSealed) : "";
+    const url = app.slackWebhookSealed ? this.deps.slackWebhookBox.open(app.slackWebhookSealed) : "";
     return {
       app: app.id,
       slack_webhook: url,

@@ -36,7 +36,7 @@ export interface DeliveryDeps {
   /** Seals webhook URLs and signing secrets. */
   box: SecretBox;
   /** Opens the app's chat webhook URL, sealed by the application module. */
-  appSecrets: SecretBox;
+  slackWebhookBox: SecretBox;
   applications: ApplicationService;
   builds: BuildRecordService;
   versions: VersionPresenter;
@@ -253,7 +253,7 @@ export class DeliveryService {
       if (row.applicationId === null) return null;
       const app = await this.deps.applications.findApp(row.organizationId, row.applicationId);
       if (!app?.slackWebhookSealed) return null;
-      const url = this.deps.appSecrets.open(app.slackWebhookSealed);
+      const url = this.deps.slackWebhookBox.open(app.slackWebhookSealed);
       return { url, format: chatFormatOf(url, app.chatFormat), secret: null, channel: app.slackChannel };
     }
     if (row.webhookId === null) return null;

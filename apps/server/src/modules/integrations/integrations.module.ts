@@ -26,7 +26,7 @@ export function createIntegrationsModule(
     db,
     jobs: platform.jobs,
     box,
-    appSecrets: deps.secrets,
+    slackWebhookBox: deps.slackWebhookBox,
     applications: deps.applications,
     builds: deps.builds,
     versions: deps.versions,
@@ -50,7 +50,7 @@ export function createIntegrationsModule(
     applications: deps.applications,
     membership: deps.membership,
     updates: deps.updates,
-    appSecrets: deps.secrets,
+    slackWebhookBox: deps.slackWebhookBox,
     deliveries,
     allowPrivateTargets,
   });

@@ -27,6 +27,7 @@ export function createSendBuildsModule(
     jobs: platform.jobs,
     mailJobs,
     releases: deps.releases,
+    catalogLocks: deps.catalogLocks,
     testers: deps.testers,
     membership: deps.membership,
     organizations: deps.organizations,

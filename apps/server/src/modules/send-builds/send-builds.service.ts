@@ -19,6 +19,7 @@ import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { MailRouter } from "../../platform/mail/organization-mailers.ts";
 import { type RenderedMail, renderMail } from "../../platform/mail/render-mail.ts";
 import type { ApplicationRow } from "../application/application.service.ts";
+import type { CatalogLocks } from "../application/catalog-locks.ts";
 import type { ReleaseService } from "../application/release.service.ts";
 import type { DistributionService } from "../distribution/distribution.service.ts";
 import { installPageUrl } from "../distribution/install-links.ts";
@@ -40,6 +41,7 @@ export interface SendBuildsDeps {
   jobs: JobQueue;
   mailJobs: TesterMailJobs;
   releases: ReleaseService;
+  catalogLocks: CatalogLocks;
   testers: TesterService;
   membership: MembershipService;
   organizations: Pick<OrganizationService, "getTitle">;
@@ -125,7 +127,7 @@ export class SendBuildsService {
 
   /** The offered apps (their install links may be made now), then the organization: the common order. */
   private async lockForSending(app: ApplicationRow, plan: Plan, tx: Database): Promise<void> {
-    await this.deps.releases.lockCatalog({ appIds: plan.builds.map((build) => build.app.id) }, "update", tx);
+    await this.deps.catalogLocks.rows({ appIds: plan.builds.map((build) => build.app.id) }, "update", tx);
     await this.deps.membership.lockOrganization(app.organizationId, tx);
   }
 

@@ -90,7 +90,7 @@ export class BuildCommitService {
             target.kind === "version"
               ? { appIds: [target.appId] }
               : { projectIds: target.draft.projectId ? [target.draft.projectId] : [] };
-          await this.deps.releases.lockCatalog(rows, "key share", tx);
+          await this.deps.catalogLocks.rows(rows, "key share", tx);
           await this.deps.membership.lockOrganization(organizationId, tx);
           const { staged, release } = await stage(tx);
           // A confirmed preload gives back what it held; it was admitted with its place kept.
@@ -284,7 +284,7 @@ export class BuildCommitService {
         description: draft.description ?? "",
         appKey: randomBytes(20).toString("hex"),
         bundleId,
-        slackWebhookSealed: draft.slackWebhook ? this.deps.secrets.seal(draft.slackWebhook) : null,
+        slackWebhookSealed: draft.slackWebhook ? this.deps.slackWebhookBox.seal(draft.slackWebhook) : null,
         slackChannel: draft.slackChannel ?? "",
         readyToSale: draft.readyToSale,
         createdBy: userId,

@@ -30,7 +30,7 @@ export class ExchangeService {
     );
     const organizationId = app.organizationId;
     await db.transaction(async (tx) => {
-      await this.deps.releases.lockCatalog({ appIds: [app.id] }, "key share", tx);
+      await this.deps.catalogLocks.rows({ appIds: [app.id] }, "key share", tx);
       await this.deps.membership.lockOrganization(organizationId, tx);
       const version = await this.deps.builds.lockVersion(versionId, tx);
       const current = await this.deps.applications.findApp(organizationId, app.id, tx);

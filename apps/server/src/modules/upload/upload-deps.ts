@@ -6,7 +6,7 @@ import type { StorageResolver } from "../../platform/storage/storage-resolver.ts
 import type { AppLogService } from "../application/app-log.service.ts";
 import type { ApplicationService } from "../application/application.service.ts";
 import type { BuildRecordService } from "../application/build-record.service.ts";
-import type { ReleaseService } from "../application/release.service.ts";
+import type { CatalogLocks } from "../application/catalog-locks.ts";
 import type { VersionPresenter } from "../application/version.presenter.ts";
 import type { DistributionService } from "../distribution/distribution.service.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
@@ -20,11 +20,11 @@ export interface BuildDeps {
   applications: ApplicationService;
   /** Where projects, apps and versions made from uploads are recorded. */
   builds: BuildRecordService;
-  releases: Pick<ReleaseService, "lockCatalog">;
+  catalogLocks: CatalogLocks;
   appLogs: AppLogService;
   versions: VersionPresenter;
   /** Seals Slack webhook URLs the way the application module opens them. */
-  secrets: SecretBox;
+  slackWebhookBox: SecretBox;
   storage: StorageResolver;
   jobs: JobQueue;
   /** Build and plan events for webhooks and chat. */

@@ -66,10 +66,10 @@ export function createUploadModule(
     usage: deps.usage,
     applications: deps.applications,
     builds: deps.builds,
-    releases: deps.releases,
+    catalogLocks: deps.catalogLocks,
     appLogs: deps.appLogs,
     versions: deps.versions,
-    secrets: deps.secrets,
+    slackWebhookBox: deps.slackWebhookBox,
     storage,
     jobs: platform.jobs,
     events: platform.events,
@@ -104,7 +104,7 @@ export function createUploadModule(
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
   return {
-    services: { storage, sweeper },
+    services: { sweeper },
     routes: async (app) => {
       registerUploadRoutes(app, {
         preloads,
