@@ -30,9 +30,6 @@ const invoiceEvents = new Set([
   "invoice.marked_uncollectible",
 ]);
 
-/** The event types the webhook endpoint should be sent (README). */
-export const handledEventTypes = [...subscriptionEvents, ...invoiceEvents];
-
 export class BillingWebhookService {
   constructor(
     private readonly deps: {

@@ -51,11 +51,6 @@ export async function updateCustomer(
     .where(eq(billingCustomers.organizationId, organizationId));
 }
 
-export async function findSubscription(db: Database, id: string): Promise<SubscriptionRow | null> {
-  const [row] = await db.select().from(billingSubscriptions).where(eq(billingSubscriptions.id, id));
-  return row ?? null;
-}
-
 /** The organization's newest subscription that has not ended. */
 export async function findLiveSubscription(
   db: Database,

@@ -39,5 +39,3 @@ export function createUploadJobs(workers: {
     }),
   };
 }
-
-export type UploadJobs = ReturnType<typeof createUploadJobs>;

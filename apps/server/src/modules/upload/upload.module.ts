@@ -131,5 +131,3 @@ export function createUploadModule(
     ],
   } satisfies AppModule;
 }
-
-export type UploadServices = ReturnType<typeof createUploadModule>["services"];
