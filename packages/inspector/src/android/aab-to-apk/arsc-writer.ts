@@ -10,8 +10,9 @@ const typeHeaderSize = 20 + configSize;
 const flag = { complex: 0x0001, public: 0x0002, weak: 0x0004 } as const;
 const specPublic = 0x40000000;
 
-function header(type: number, headerSize: number, size: number): Buffer {
-  const out = Buffer.alloc(headerSize);
+/** A chunk header; `allocate` makes room for a body written in the same buffer. */
+function header(type: number, headerSize: number, size: number, allocate = headerSize): Buffer {
+  const out = Buffer.alloc(allocate);
   out.writeUInt16LE(type, 0);
   out.writeUInt16LE(headerSize, 2);
   out.writeUInt32LE(size, 4);
@@ -96,7 +97,7 @@ function writePackage(pkg: ResourcePackage, resolve: Resolve): Buffer {
 function writeType(type: ResourceType, keys: StringPoolWriter, resolve: Resolve): Buffer[] {
   const entries = [...type.entries.values()];
   const entryCount = Math.max(0, ...entries.map((entry) => entry.id + 1));
-  const spec = header(chunk.typeSpec, 16, 16 + entryCount * 4);
+  const spec = header(chunk.typeSpec, 16, 16 + entryCount * 4, 16 + entryCount * 4);
   spec.writeUInt8(type.id, 8);
   spec.writeUInt32LE(entryCount, 12);
   const configs = new Map<string, { config: BinaryConfig; values: Map<number, [ResourceEntry, ConfiguredValue]> }>();

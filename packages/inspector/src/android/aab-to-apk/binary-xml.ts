@@ -65,8 +65,7 @@ export function writeBinaryXml(root: XmlElement, options: BinaryXmlOptions): Buf
       if (a.resourceId) {
         if (!mapped.has(mappedKey(a))) mapped.set(mappedKey(a), a);
       } else plainStrings.push(a.name);
-      plainStrings.push(a.raw);
-      if (a.value === null || a.value.kind !== "plain") plainStrings.push(a.value ? a.value.text : a.raw);
+      if (a.value?.kind !== "plain") plainStrings.push(a.raw, a.value ? a.value.text : a.raw);
     }
     for (const child of node.children) visit(child);
     plainStrings.push(node.name);
@@ -109,7 +108,8 @@ export function writeBinaryXml(root: XmlElement, options: BinaryXmlOptions): Buf
       else if (!a.namespace && a.name === "style") start.writeUInt16LE(i + 1, 34);
       start.writeUInt32LE(nullable(a.namespace), at);
       start.writeUInt32LE(a.resourceId ? (mappedIndex.get(mappedKey(a)) ?? none) : pool.find(a.name), at + 4);
-      start.writeUInt32LE(pool.find(a.raw), at + 8);
+      // Like aapt2, the source text stays only where no compiled (non-string) value replaces it.
+      start.writeUInt32LE(a.value?.kind === "plain" ? none : pool.find(a.raw), at + 8);
       if (a.value?.kind === "plain") writeResValue(start, at + 12, a.value.dataType, a.value.data);
       else writeResValue(start, at + 12, resType.string, pool.find(a.value ? a.value.text : a.raw));
     });
