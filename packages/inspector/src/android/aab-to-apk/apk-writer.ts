@@ -35,7 +35,8 @@ interface Written {
 async function dataOffset(input: FileHandle, entry: ZipEntry): Promise<number> {
   const local = Buffer.alloc(30);
   await input.read(local, 0, 30, entry.localHeaderOffset);
-  if (local.readUInt32LE(0) !== localSignature) throw new InspectError("corrupt", `bad local header for ${entry.name}`);
+  if (local.readUInt32LE(0) !== localSignature)
+    throw new InspectError("corrupt", `bad local header for ${entry.name}`);
   return entry.localHeaderOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
 }
 
@@ -135,7 +136,8 @@ export class ApkWriter {
     empty = false,
   ): Promise<{ crc: number; size: number }> {
     const entry = await this.startEntry(name, options);
-    const source = options.compress && !empty ? pipeline(chunks, createDeflateRaw({ level: 6 }), () => undefined) : chunks;
+    const source =
+      options.compress && !empty ? pipeline(chunks, createDeflateRaw({ level: 6 }), () => undefined) : chunks;
     let crc = 0;
     let size = 0;
     if (options.compress && !empty) {
@@ -188,7 +190,9 @@ export class ApkWriter {
       });
       const inflated = new Promise<void>((resolve, reject) => {
         inflater.on("end", resolve);
-        inflater.on("error", () => reject(new InspectError("corrupt", `${from.name} has broken deflate data`)));
+        inflater.on("error", () =>
+          reject(new InspectError("corrupt", `${from.name} has broken deflate data`)),
+        );
       });
       for await (const chunk of raw as AsyncIterable<Buffer>) {
         if (!inflater.write(chunk)) await new Promise((resolve) => inflater.once("drain", resolve));
@@ -197,7 +201,11 @@ export class ApkWriter {
       inflater.end();
       await inflated;
       check(crc, size);
-      Object.assign(entry, { crc: from.crc32, size: from.uncompressedSize, compressedSize: from.compressedSize });
+      Object.assign(entry, {
+        crc: from.crc32,
+        size: from.uncompressedSize,
+        compressedSize: from.compressedSize,
+      });
       await this.finishEntry(entry);
       return;
     }

@@ -35,7 +35,10 @@ function eachValue(packages: ResourcePackage[], visit: (value: BinaryValue) => v
  * The global value pool: styled strings first (their index doubles as their style index), then
  * every plain string. Each styled value gets its own slot, found again by object identity.
  */
-function valuePool(packages: ResourcePackage[]): { pool: StringPoolWriter; styled: Map<BinaryValue, number> } {
+function valuePool(packages: ResourcePackage[]): {
+  pool: StringPoolWriter;
+  styled: Map<BinaryValue, number>;
+} {
   const pool = new StringPoolWriter(true);
   const styled = new Map<BinaryValue, number>();
   eachValue(packages, (value) => {
@@ -100,7 +103,10 @@ function writeType(type: ResourceType, keys: StringPoolWriter, resolve: Resolve)
   const spec = header(chunk.typeSpec, 16, 16 + entryCount * 4, 16 + entryCount * 4);
   spec.writeUInt8(type.id, 8);
   spec.writeUInt32LE(entryCount, 12);
-  const configs = new Map<string, { config: BinaryConfig; values: Map<number, [ResourceEntry, ConfiguredValue]> }>();
+  const configs = new Map<
+    string,
+    { config: BinaryConfig; values: Map<number, [ResourceEntry, ConfiguredValue]> }
+  >();
   for (const entry of entries) {
     let dimensions = entry.isPublic ? specPublic : 0;
     for (const value of entry.values) {
@@ -111,7 +117,10 @@ function writeType(type: ResourceType, keys: StringPoolWriter, resolve: Resolve)
         configs.set(value.config.key, group);
       }
       if (group.values.has(entry.id))
-        throw new InspectError("corrupt", `resource ${type.name}/${entry.name} has two values for one configuration`);
+        throw new InspectError(
+          "corrupt",
+          `resource ${type.name}/${entry.name} has two values for one configuration`,
+        );
       group.values.set(entry.id, [entry, value]);
     }
     spec.writeUInt32LE(dimensions >>> 0, 16 + entry.id * 4);
@@ -142,7 +151,12 @@ function writeType(type: ResourceType, keys: StringPoolWriter, resolve: Resolve)
   return chunks;
 }
 
-function writeEntry(entry: ResourceEntry, configured: ConfiguredValue, keys: StringPoolWriter, resolve: Resolve) {
+function writeEntry(
+  entry: ResourceEntry,
+  configured: ConfiguredValue,
+  keys: StringPoolWriter,
+  resolve: Resolve,
+) {
   const flags = (entry.isPublic ? flag.public : 0) | (configured.weak ? flag.weak : 0);
   const value = configured.value;
   if (value.kind === "item") {

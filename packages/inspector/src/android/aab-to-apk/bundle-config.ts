@@ -41,7 +41,10 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf("]", i + 1);
       if (end < 0) out += "\\[";
       else {
-        const body = glob.slice(i + 1, end).replace(/^!/, "^").replaceAll("\\", "\\\\");
+        const body = glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replaceAll("\\", "\\\\");
         out += `[${body}]`;
         i = end;
       }
@@ -90,7 +93,8 @@ export function placement(
 ): Placement {
   if (path.startsWith("lib/") && path.endsWith(".so")) {
     if (rules.nativeLibrariesStored) return { compress: false, align: config.pageAlignment };
-    if (config.uncompressedGlobs.some((glob) => glob.test(path))) return { compress: false, align: config.pageAlignment };
+    if (config.uncompressedGlobs.some((glob) => glob.test(path)))
+      return { compress: false, align: config.pageAlignment };
     return { compress: true, align: 4 };
   }
   const stored =

@@ -113,7 +113,14 @@ export function binaryConfig(configuration: Buffer | undefined): BinaryConfig {
   const inputFlags = (get(20) & 0x03) | (navHidden[get(22)] ?? 0);
   set(inputFlags, () => out.writeUInt8(inputFlags, 18), diff.keyboardHidden);
   set(get(26), () => out.writeUInt8(get(26), 19), diff.grammaticalGender);
-  set(get(5) | get(6), () => (out.writeUInt16LE(get(5), 20), out.writeUInt16LE(get(6), 22)), diff.screenSize);
+  set(
+    get(5) | get(6),
+    () => {
+      out.writeUInt16LE(get(5), 20);
+      out.writeUInt16LE(get(6), 22);
+    },
+    diff.screenSize,
+  );
   set(get(24), () => out.writeUInt16LE(get(24), 24), diff.version);
   const layout = (get(10) & 0x0f) | (screenLong[get(11)] ?? 0);
   set(layout, () => out.writeUInt8((out[28] ?? 0) | layout, 28), diff.screenLayout);
@@ -122,7 +129,14 @@ export function binaryConfig(configuration: Buffer | undefined): BinaryConfig {
   const uiMode = (get(16) & 0x0f) | (night[get(17)] ?? 0);
   set(uiMode, () => out.writeUInt8(uiMode, 29), diff.uiMode);
   set(get(9), () => out.writeUInt16LE(get(9), 30), diff.smallestScreenSize);
-  set(get(7) | get(8), () => (out.writeUInt16LE(get(7), 32), out.writeUInt16LE(get(8), 34)), diff.screenSize);
+  set(
+    get(7) | get(8),
+    () => {
+      out.writeUInt16LE(get(7), 32);
+      out.writeUInt16LE(get(8), 34);
+    },
+    diff.screenSize,
+  );
   const round = screenRound[get(12)] ?? 0;
   set(round, () => out.writeUInt8(round, 48), diff.screenRound);
   const colorMode = (wideColorGamut[get(13)] ?? 0) | (hdr[get(14)] ?? 0);

@@ -98,7 +98,8 @@ export async function convertAabToUniversalApk(
     if (resources.packages.length > 0) await add("resources.arsc", writeResourceTable(resources.packages));
     let entries = resources.packages.length > 0 ? 2 : 1;
     for (const { from, path } of moduleFiles(zip, modules)) {
-      if (resources.protoXmlFiles.has(path)) await add(path, writeBinaryXml(readProtoXml(await read(from)), { utf16: false }));
+      if (resources.protoXmlFiles.has(path))
+        await add(path, writeBinaryXml(readProtoXml(await read(from)), { utf16: false }));
       else await writer.copyEntry(handle, from, path, placement(path, config, rules));
       entries++;
     }
@@ -115,7 +116,9 @@ export async function convertAabToUniversalApk(
 }
 
 function hasNativeLibraries(zip: OpenedZip, modules: BundleModule[]): boolean {
-  return zip.entries.some((entry) => modules.some((m) => entry.name.startsWith(`${m.name}/lib/`) && entry.name.endsWith(".so")));
+  return zip.entries.some((entry) =>
+    modules.some((m) => entry.name.startsWith(`${m.name}/lib/`) && entry.name.endsWith(".so")),
+  );
 }
 
 /**

@@ -26,7 +26,11 @@ export function moduleNames(entryNames: readonly string[]): string[] {
   return [...names].sort((a, b) => (a === "base" ? -1 : b === "base" ? 1 : a < b ? -1 : 1));
 }
 
-function boolAttribute(element: XmlElement | undefined, namespace: string, name: string): boolean | undefined {
+function boolAttribute(
+  element: XmlElement | undefined,
+  namespace: string,
+  name: string,
+): boolean | undefined {
   const attribute = element && findAttribute(element, namespace, name);
   if (!attribute) return undefined;
   if (attribute.value?.kind === "plain" && attribute.value.dataType === resType.intBoolean)
@@ -83,9 +87,16 @@ export function mergeManifests(base: XmlElement, features: XmlElement[]): XmlEle
         app.children.push(child);
       }
     }
-    app.attributes = app.attributes.filter((a) => !(a.namespace === androidNamespace && splitAttributes.has(a.name)));
+    app.attributes = app.attributes.filter(
+      (a) => !(a.namespace === androidNamespace && splitAttributes.has(a.name)),
+    );
     app.children = app.children.filter(
-      (child) => !(child.kind === "element" && child.name === "meta-data" && splitMetaData.has(androidName(child) ?? "")),
+      (child) =>
+        !(
+          child.kind === "element" &&
+          child.name === "meta-data" &&
+          splitMetaData.has(androidName(child) ?? "")
+        ),
     );
     for (const component of childElements(app)) {
       component.attributes = component.attributes.filter(
@@ -93,7 +104,9 @@ export function mergeManifests(base: XmlElement, features: XmlElement[]): XmlEle
       );
     }
   }
-  base.attributes = base.attributes.filter((a) => !(a.namespace === androidNamespace && splitAttributes.has(a.name)));
+  base.attributes = base.attributes.filter(
+    (a) => !(a.namespace === androidNamespace && splitAttributes.has(a.name)),
+  );
   return base;
 }
 
@@ -121,7 +134,8 @@ export function minSdkVersion(manifest: XmlElement): number {
   const usesSdk = childElements(manifest, "uses-sdk")[0];
   const attribute = usesSdk && findAttribute(usesSdk, androidNamespace, "minSdkVersion");
   if (!attribute) return 1;
-  if (attribute.value?.kind === "plain" && attribute.value.dataType === resType.intDec) return attribute.value.data;
+  if (attribute.value?.kind === "plain" && attribute.value.dataType === resType.intDec)
+    return attribute.value.data;
   const parsed = Number.parseInt(attribute.raw, 10);
   return Number.isFinite(parsed) ? parsed : 1;
 }

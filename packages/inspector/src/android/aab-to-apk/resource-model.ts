@@ -25,7 +25,9 @@ export interface BagItem {
   value: BinaryValue;
 }
 
-export type EntryValue = { kind: "item"; value: BinaryValue } | { kind: "bag"; parent: number; items: BagItem[] };
+export type EntryValue =
+  | { kind: "item"; value: BinaryValue }
+  | { kind: "bag"; parent: number; items: BagItem[] };
 
 export interface ConfiguredValue {
   config: BinaryConfig;
@@ -152,7 +154,8 @@ export function readResourceTable(data: Buffer, into?: ModuleResources): ModuleR
       const typeId = idOf(t);
       const typeName = text(t, 2) ?? "";
       if (typeId === undefined || compileTimeTypes.has(typeName)) continue;
-      if (typeId < 1 || typeId > 0xff) throw new InspectError("corrupt", `resource type id ${typeId} out of range`);
+      if (typeId < 1 || typeId > 0xff)
+        throw new InspectError("corrupt", `resource type id ${typeId} out of range`);
       let targetType = target.types.get(typeId);
       if (!targetType) {
         targetType = { id: typeId, name: typeName, entries: new Map() };
@@ -187,7 +190,8 @@ function readEntry(e: ProtoField[], type: ResourceType, protoXmlFiles: Set<strin
     if (body) {
       value = { kind: "item", value: itemValue(body) };
       const file = fileReference(body);
-      if (file && (file.type === 3 || (file.type === 0 && file.path.endsWith(".xml")))) protoXmlFiles.add(file.path);
+      if (file && (file.type === 3 || (file.type === 0 && file.path.endsWith(".xml"))))
+        protoXmlFiles.add(file.path);
     } else if (compound) value = compoundValue(compound);
     if (value) entry.values.push({ config: binaryConfig(message(c, 1)), weak: uint32(v, 3) === 1, value });
   }

@@ -12,7 +12,10 @@ const headerSize = 28;
 const spanEnd = 0xffffffff;
 
 function tooLong(text: string): never {
-  throw new InspectError("limit_exceeded", `string of ${text.length} characters is too long for a string pool`);
+  throw new InspectError(
+    "limit_exceeded",
+    `string of ${text.length} characters is too long for a string pool`,
+  );
 }
 
 function utf8Length(n: number): number[] {
@@ -22,7 +25,11 @@ function utf8Length(n: number): number[] {
 function encodeUtf8(text: string): Buffer {
   const bytes = Buffer.from(text, "utf8");
   if (text.length > 0x7fff || bytes.length > 0x7fff) tooLong(text);
-  return Buffer.concat([Buffer.from([...utf8Length(text.length), ...utf8Length(bytes.length)]), bytes, Buffer.of(0)]);
+  return Buffer.concat([
+    Buffer.from([...utf8Length(text.length), ...utf8Length(bytes.length)]),
+    bytes,
+    Buffer.of(0),
+  ]);
 }
 
 function encodeUtf16(text: string): Buffer {

@@ -99,6 +99,10 @@ export function childElements(element: XmlElement, name?: string): XmlElement[] 
   );
 }
 
-export function findAttribute(element: XmlElement, namespace: string, name: string): XmlAttribute | undefined {
+export function findAttribute(
+  element: XmlElement,
+  namespace: string,
+  name: string,
+): XmlAttribute | undefined {
   return element.attributes.find((a) => a.namespace === namespace && a.name === name);
 }

@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { convertAabToUniversalApk } from "../../src/android/aab-to-apk/index.ts";
+import { tool, zipEntry, zipLayout } from "./android-tools.ts";
+import { androidFixture } from "./fixture-paths.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "tarmac-aab-to-apk-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const reading = (name: string) => readFileSync(androidFixture(`readings/${name}`), "utf8");
+const bundle = androidFixture("modular.aab");
+const apk = join(scratch, "modular.apk");
+const fromBundle = (name: string) => zipEntry(bundle, name);
+
+describe("convertAabToUniversalApk on a modular bundle", () => {
+  let summary: Awaited<ReturnType<typeof convertAabToUniversalApk>>;
+  beforeAll(async () => {
+    summary = await convertAabToUniversalApk(bundle, apk);
+  });
+
+  it("fuses the base and the install-time feature, never the on-demand one", async () => {
+    expect(summary.modules).toEqual(["base", "camera"]);
+    const names = (await zipLayout(apk)).map((entry) => entry.name);
+    expect(names).toEqual([
+      "AndroidManifest.xml",
+      "resources.arsc",
+      "classes.dex",
+      "classes2.dex",
+      "classes3.dex",
+      "res/xml/config.xml",
+      "res/mipmap-mdpi-v4/ic_launcher_foreground.webp",
+      "res/mipmap-mdpi-v4/ic_launcher.webp",
+      "res/mipmap-anydpi-v26/ic_launcher.xml",
+      "res/layout/main.xml",
+      "res/mipmap-xxxhdpi-v4/ic_launcher_foreground.webp",
+      "res/mipmap-xxxhdpi-v4/ic_launcher.webp",
+      "res/color/tint.xml",
+      "res/layout/camera_screen.xml",
+      "res/layout-v1/camera_screen.xml",
+      "res/layout-v4/camera_screen.xml",
+      "assets/greeting.txt",
+      "assets/media/jingle.ogg",
+      "assets/raw/table.bin",
+      "assets/camera/lens.txt",
+      "lib/arm64-v8a/libtarmac.so",
+      "lib/x86_64/libtarmac.so",
+      "lib/arm64-v8a/libcamera.so",
+      "tarmac.properties",
+      "META-INF/services/dev.tarmac.Plugin",
+    ]);
+    expect(summary.entries).toBe(names.length);
+  });
+
+  it("keeps dex (the feature's numbered after the base's), assets, libraries and root files byte for byte", async () => {
+    const pairs: [apkPath: string, bundlePath: string][] = [
+      ["classes.dex", "base/dex/classes.dex"],
+      ["classes2.dex", "base/dex/classes2.dex"],
+      ["classes3.dex", "camera/dex/classes.dex"],
+      ["assets/raw/table.bin", "base/assets/raw/table.bin"],
+      ["assets/camera/lens.txt", "camera/assets/camera/lens.txt"],
+      ["lib/arm64-v8a/libcamera.so", "camera/lib/arm64-v8a/libcamera.so"],
+      ["tarmac.properties", "base/root/tarmac.properties"],
+      ["res/mipmap-xxxhdpi-v4/ic_launcher.webp", "base/res/mipmap-xxxhdpi-v4/ic_launcher.webp"],
+    ];
+    for (const [apkPath, bundlePath] of pairs) {
+      const copied = await zipEntry(apk, apkPath);
+      expect(copied, apkPath).not.toBeNull();
+      expect(copied?.equals((await fromBundle(bundlePath)) as Buffer), apkPath).toBe(true);
+    }
+  });
+
+  it("stores and aligns what BundleConfig.pb asks: native libraries on 16 KiB pages, the uncompressed glob, media", async () => {
+    const layout = new Map((await zipLayout(apk)).map((entry) => [entry.name, entry]));
+    for (const name of [
+      "lib/arm64-v8a/libtarmac.so",
+      "lib/x86_64/libtarmac.so",
+      "lib/arm64-v8a/libcamera.so",
+    ]) {
+      expect(layout.get(name)?.method, name).toBe(0);
+      expect((layout.get(name)?.dataOffset ?? 1) % 16384, name).toBe(0);
+    }
+    for (const name of [
+      "resources.arsc",
+      "assets/raw/table.bin",
+      "assets/media/jingle.ogg",
+      "res/mipmap-mdpi-v4/ic_launcher.webp",
+    ]) {
+      expect(layout.get(name)?.method, name).toBe(0);
+      expect((layout.get(name)?.dataOffset ?? 1) % 4, name).toBe(0);
+    }
+    for (const name of ["AndroidManifest.xml", "classes.dex", "assets/greeting.txt", "res/layout/main.xml"])
+      expect(layout.get(name)?.method, name).toBe(8);
+    // zipalign's own check: 4-byte alignment of stored entries and page alignment of .so files.
+    expect(await tool("zipalign", "-c", "-v", "-p", "4", apk)).toContain("Verification successful");
+  });
+
+  it("writes the base resources exactly as aapt2 convert does, and adds the feature's package", async () => {
+    const dump = await tool("aapt2", "dump", "resources", apk);
+    const [base, feature] = dump.split(/(?=^Package name=dev\.tarmac\.modular\.camera id=7e$)/m);
+    expect(base).toBe(reading("modular-base.resources.txt"));
+    expect(feature).toContain("resource 0x7e020000 string/camera_title");
+    expect(feature).toContain('(de) "Camera (DE)"');
+  });
+
+  it("converts res/ XML as aapt2 convert does (tools namespace dropped, ids, styles and classes indexed)", async () => {
+    expect(await tool("aapt", "dump", "xmltree", apk, "res/layout/main.xml")).toBe(
+      reading("modular-base.layout.txt"),
+    );
+  });
+
+  it("converts the manifest as aapt2 convert does, then drops the split markers and keeps native libraries in the APK", async () => {
+    const tree = await tool("aapt", "dump", "xmltree", apk, "AndroidManifest.xml");
+    const dropped =
+      /isSplitRequired|splitName|com\.android\.vending\.splits\.required|E: meta-data|android:value/;
+    const expected = reading("modular-base.manifest.txt")
+      .split("\n")
+      .filter((line) => !dropped.test(line));
+    const lines = tree.split("\n");
+    expect(lines.filter((line) => !/extractNativeLibs/.test(line))).toEqual(expected);
+    expect(tree).toContain("A: android:extractNativeLibs(0x010104ea)=(type 0x12)0x0");
+  });
+});
