@@ -112,6 +112,19 @@ describe("bundles that cannot be converted", () => {
     expect(error.message).toContain("base/assets/data.txt fails its CRC-32 check");
   });
 
+  it.each([
+    ["copied as it is", "base/assets/data.txt"],
+    ["inflated to be stored", "base/assets/song.ogg"],
+  ])("refuses an entry that inflates past its declared size (%s)", async (_, name) => {
+    const error = await refused(
+      buildZip([
+        { name: "base/manifest/AndroidManifest.xml", data: await baseManifest() },
+        { name, data: Buffer.alloc(3 * 1024 * 1024, "x"), deflate: true, declaredSize: 1024 },
+      ]),
+    );
+    expect(error.message).toContain(`${name} inflates past its declared size`);
+  });
+
   it("refuses two modules that put different files at one APK path", async () => {
     const manifest = await baseManifest();
     const error = await refused(

@@ -1,6 +1,8 @@
+import { once } from "node:events";
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
-import { pipeline, Readable } from "node:stream";
+import { pipeline, Readable, Writable } from "node:stream";
+import { pipeline as pipelinePromise } from "node:stream/promises";
 import { crc32, createDeflateRaw, createInflateRaw } from "node:zlib";
 import { InspectError } from "../../errors.ts";
 import type { ZipEntry } from "../../zip/index.ts";
@@ -38,6 +40,11 @@ async function dataOffset(input: FileHandle, entry: ZipEntry): Promise<number> {
   if (local.readUInt32LE(0) !== localSignature)
     throw new InspectError("corrupt", `bad local header for ${entry.name}`);
   return entry.localHeaderOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+}
+
+/** An entry inflating past its declared size is refused as soon as it does, not after. */
+function tooLarge(entry: ZipEntry): InspectError {
+  return new InspectError("corrupt", `${entry.name} inflates past its declared size`);
 }
 
 async function* rangeChunks(input: FileHandle, start: number, length: number): AsyncGenerator<Buffer> {
@@ -134,6 +141,7 @@ export class ApkWriter {
     chunks: Readable,
     options: EntryOptions,
     empty = false,
+    declared?: ZipEntry,
   ): Promise<{ crc: number; size: number }> {
     const entry = await this.startEntry(name, options);
     const source =
@@ -144,12 +152,14 @@ export class ApkWriter {
       chunks.on("data", (chunk: Buffer) => {
         crc = crc32(chunk, crc);
         size += chunk.length;
+        if (declared && size > declared.uncompressedSize) chunks.destroy(tooLarge(declared));
       });
     }
     for await (const chunk of source as AsyncIterable<Buffer>) {
       if (!options.compress || empty) {
         crc = crc32(chunk, crc);
         size += chunk.length;
+        if (declared && size > declared.uncompressedSize) throw tooLarge(declared);
       }
       entry.compressedSize += chunk.length;
       await this.write(chunk);
@@ -184,22 +194,26 @@ export class ApkWriter {
       const inflater = createInflateRaw();
       let crc = 0;
       let size = 0;
-      inflater.on("data", (chunk: Buffer) => {
-        crc = crc32(chunk, crc);
-        size += chunk.length;
+      const counter = new Writable({
+        write: (chunk: Buffer, _encoding, done) => {
+          crc = crc32(chunk, crc);
+          size += chunk.length;
+          done(size > from.uncompressedSize ? tooLarge(from) : null);
+        },
       });
-      const inflated = new Promise<void>((resolve, reject) => {
-        inflater.on("end", resolve);
-        inflater.on("error", () =>
-          reject(new InspectError("corrupt", `${from.name} has broken deflate data`)),
-        );
-      });
+      const verified = pipelinePromise(inflater, counter);
+      // Awaited after the copy; this keeps a failure in the middle from going unhandled meanwhile.
+      verified.catch(() => undefined);
       for await (const chunk of raw as AsyncIterable<Buffer>) {
-        if (!inflater.write(chunk)) await new Promise((resolve) => inflater.once("drain", resolve));
+        if (!inflater.write(chunk)) await once(inflater, "drain");
         await this.write(chunk);
       }
       inflater.end();
-      await inflated;
+      await verified.catch((error: unknown) => {
+        throw error instanceof InspectError
+          ? error
+          : new InspectError("corrupt", `${from.name} has broken deflate data`);
+      });
       check(crc, size);
       Object.assign(entry, {
         crc: from.crc32,
@@ -212,7 +226,7 @@ export class ApkWriter {
     const plainData = from.method === 8 ? pipeline(raw, createInflateRaw(), () => undefined) : raw;
     let written: { crc: number; size: number };
     try {
-      written = await this.addStream(name, plainData, options, from.uncompressedSize === 0);
+      written = await this.addStream(name, plainData, options, from.uncompressedSize === 0, from);
     } catch (error) {
       if (error instanceof InspectError) throw error;
       throw new InspectError("corrupt", `${from.name} has broken deflate data`);

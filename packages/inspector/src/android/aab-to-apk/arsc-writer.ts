@@ -9,6 +9,7 @@ const packageHeaderSize = 288;
 const typeHeaderSize = 20 + configSize;
 const flag = { complex: 0x0001, public: 0x0002, weak: 0x0004 } as const;
 const specPublic = 0x40000000;
+const maxOffsetBytesPerType = 64 * 1024 * 1024;
 
 /** A chunk header; `allocate` makes room for a body written in the same buffer. */
 function header(type: number, headerSize: number, size: number, allocate = headerSize): Buffer {
@@ -126,6 +127,10 @@ function writeType(type: ResourceType, keys: StringPoolWriter, resolve: Resolve)
     spec.writeUInt32LE(dimensions >>> 0, 16 + entry.id * 4);
   }
   spec.writeUInt16LE(configs.size, 10);
+  // Entry offsets cost 4 bytes per entry id per configuration, however few values exist: a table
+  // claiming high entry ids in many configurations could otherwise grow far past its input.
+  if (entryCount * 4 * configs.size > maxOffsetBytesPerType)
+    throw new InspectError("limit_exceeded", `resource type ${type.name} needs too large a table`);
   const chunks = [spec];
   const ordered = [...configs.values()].sort((a, b) => (a.config.key < b.config.key ? -1 : 1));
   for (const { config, values } of ordered) {
