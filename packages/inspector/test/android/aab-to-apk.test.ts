@@ -44,6 +44,8 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
       "assets/media/jingle.ogg",
       "assets/raw/table.bin",
       "assets/camera/lens.txt",
+      "assets/dexopt/baseline.prof",
+      "assets/dexopt/baseline.profm",
       "lib/arm64-v8a/libtarmac.so",
       "lib/x86_64/libtarmac.so",
       "lib/arm64-v8a/libcamera.so",
@@ -53,7 +55,7 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
     expect(summary.entries).toBe(names.length);
   });
 
-  it("keeps dex (the feature's numbered after the base's), assets, libraries and root files byte for byte", async () => {
+  it("keeps dex (the feature's numbered after the base's), assets, libraries, root files and the baseline profile byte for byte", async () => {
     const pairs: [apkPath: string, bundlePath: string][] = [
       ["classes.dex", "base/dex/classes.dex"],
       ["classes2.dex", "base/dex/classes2.dex"],
@@ -62,6 +64,7 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
       ["assets/camera/lens.txt", "camera/assets/camera/lens.txt"],
       ["lib/arm64-v8a/libcamera.so", "camera/lib/arm64-v8a/libcamera.so"],
       ["tarmac.properties", "base/root/tarmac.properties"],
+      ["assets/dexopt/baseline.prof", "BUNDLE-METADATA/com.android.tools.build.profiles/baseline.prof"],
       ["res/mipmap-xxxhdpi-v4/ic_launcher.webp", "base/res/mipmap-xxxhdpi-v4/ic_launcher.webp"],
     ];
     for (const [apkPath, bundlePath] of pairs) {
@@ -110,15 +113,35 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
     );
   });
 
-  it("converts the manifest as aapt2 convert does, then drops the split markers and keeps native libraries in the APK", async () => {
+  it("converts the manifest as aapt2 convert does, then fuses it as bundletool does", async () => {
     const tree = await tool("aapt", "dump", "xmltree", apk, "AndroidManifest.xml");
-    const dropped =
-      /isSplitRequired|splitName|com\.android\.vending\.splits\.required|E: meta-data|android:value/;
-    const expected = reading("modular-base.manifest.txt")
-      .split("\n")
-      .filter((line) => !dropped.test(line));
-    const lines = tree.split("\n");
-    expect(lines.filter((line) => !/extractNativeLibs/.test(line))).toEqual(expected);
+    const reference = reading("modular-base.manifest.txt");
+    // Up to the feature's component, the manifest is aapt2's less the split markers, plus extractNativeLibs.
+    const dropped = /isSplitRequired|extractNativeLibs/;
+    const head = (text: string) =>
+      text
+        .slice(0, text.indexOf("        E: activity (line=", text.indexOf("intent-filter")))
+        .split("\n")
+        .filter((line) => !dropped.test(line));
+    expect(head(tree)).toEqual(head(reference));
     expect(tree).toContain("A: android:extractNativeLibs(0x010104ea)=(type 0x12)0x0");
+    expect(reference).toMatch(/isSplitRequired|splitName|com\.android\.vending\.splits\.required/);
+    expect(tree).not.toMatch(/isSplitRequired|splitName|com\.android\.vending\.splits\.required/);
+    // The feature's own declaration of its activity replaces the base's copy: its label is the feature's string.
+    expect(tree).toContain(
+      [
+        "        E: activity (line=10)",
+        "          A: android:label(0x01010001)=@0x7e020000",
+        '          A: android:name(0x01010003)="dev.tarmac.modular.camera.MainActivity" (Raw: "dev.tarmac.modular.camera.MainActivity")',
+        "          A: android:exported(0x01010010)=(type 0x12)0x0",
+      ].join("\n"),
+    );
+    expect(tree).toContain(
+      [
+        "        E: meta-data (line=0)",
+        '          A: android:name(0x01010003)="com.android.dynamic.apk.fused.modules" (Raw: "com.android.dynamic.apk.fused.modules")',
+        '          A: android:value(0x01010024)="base,camera" (Raw: "base,camera")',
+      ].join("\n"),
+    );
   });
 });

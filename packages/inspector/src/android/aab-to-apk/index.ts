@@ -40,6 +40,8 @@ function apkPath(moduleRelative: string): string | null {
   return null;
 }
 
+const profilesFolder = "BUNDLE-METADATA/com.android.tools.build.profiles/";
+
 const dexNumber = (name: string) => Number(/classes(\d*)\.dex$/.exec(name)?.[1] || 1);
 
 /**
@@ -75,6 +77,7 @@ export async function convertAabToUniversalApk(
     const manifest = mergeManifests(
       base.manifest,
       features.map((feature) => feature.manifest),
+      modules.map((module) => module.name),
     );
     const minSdk = minSdkVersion(manifest);
     const declared = extractNativeLibs(manifest);
@@ -144,6 +147,11 @@ function moduleFiles(zip: OpenedZip, modules: BundleModule[]): { from: ZipEntry;
       const path = apkPath(from.name.slice(prefix.length));
       if (path && !path.startsWith("dex/")) rest.push({ from, path });
     }
+  }
+  // The ART baseline profile the build recorded, where ART looks for it in an APK.
+  for (const name of ["baseline.prof", "baseline.profm"]) {
+    const from = zip.find(`${profilesFolder}${name}`);
+    if (from) rest.push({ from, path: `assets/dexopt/${name}` });
   }
   const order = (path: string) => ["res/", "assets/", "lib/"].findIndex((p) => path.startsWith(p)) >>> 0;
   rest.sort((a, b) => order(a.path) - order(b.path));

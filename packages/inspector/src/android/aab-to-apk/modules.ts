@@ -59,51 +59,86 @@ export function isFused(manifest: XmlElement): boolean {
 }
 
 const componentNames = new Set(["activity", "activity-alias", "service", "receiver", "provider"]);
-const splitMetaData = new Set(["com.android.vending.splits.required", "com.android.vending.splits"]);
+const splitsRequiredMetaData = "com.android.vending.splits.required";
+/** Play Feature Delivery reads the fused modules from this meta-data to know they are installed. */
+const fusedModulesMetaData = "com.android.dynamic.apk.fused.modules";
 const splitAttributes = new Set(["isSplitRequired", "requiredSplitTypes", "splitTypes"]);
-/** android:extractNativeLibs. */
+/** android:extractNativeLibs, android:name, android:value. */
 const extractNativeLibsId = 0x010104ea;
+const nameId = 0x01010003;
+const valueId = 0x01010024;
 
 const androidName = (element: XmlElement) => findAttribute(element, androidNamespace, "name")?.raw;
+const componentKey = (element: XmlElement) => `${element.name}:${androidName(element)}`;
 
 function application(manifest: XmlElement): XmlElement | undefined {
   return childElements(manifest, "application")[0];
 }
 
+function stringAttribute(name: string, resourceId: number, text: string): XmlAttribute {
+  return { namespace: androidNamespace, name, resourceId, raw: text, value: { kind: "string", text } };
+}
+
 /**
- * The universal APK's manifest: the base one with the components of every fused feature added
- * (those the base does not declare already), without split markers (android:splitName,
- * isSplitRequired, the vending splits meta-data) since nothing is split any more.
+ * The universal APK's manifest, as bundletool fuses it: the components of every fused feature
+ * replace the base's declaration of the same component (the feature's own copy resolves its
+ * resources right) or are added; split markers go (android:splitName, isSplitRequired, the
+ * splits-required meta-data), since nothing is split any more; and the fused module names are
+ * recorded for Play Feature Delivery.
  */
-export function mergeManifests(base: XmlElement, features: XmlElement[]): XmlElement {
-  const app = application(base);
-  if (app) {
-    const declared = new Set(childElements(app).map((child) => `${child.name}:${androidName(child)}`));
-    for (const feature of features) {
-      for (const child of childElements(application(feature) ?? feature)) {
-        const key = `${child.name}:${androidName(child)}`;
-        if (!componentNames.has(child.name) || declared.has(key)) continue;
-        declared.add(key);
-        app.children.push(child);
-      }
+export function mergeManifests(base: XmlElement, features: XmlElement[], fusedModules: string[]): XmlElement {
+  let app = application(base);
+  if (!app) {
+    app = {
+      kind: "element",
+      namespaces: [],
+      namespace: "",
+      name: "application",
+      attributes: [],
+      children: [],
+      line: 0,
+    };
+    base.children.push(app);
+  }
+  for (const feature of features) {
+    for (const component of childElements(application(feature) ?? feature)) {
+      if (!componentNames.has(component.name)) continue;
+      const at = app.children.findIndex(
+        (c) => c.kind === "element" && componentKey(c) === componentKey(component),
+      );
+      if (at >= 0) app.children[at] = component;
+      else app.children.push(component);
     }
-    app.attributes = app.attributes.filter(
-      (a) => !(a.namespace === androidNamespace && splitAttributes.has(a.name)),
-    );
-    app.children = app.children.filter(
-      (child) =>
-        !(
-          child.kind === "element" &&
-          child.name === "meta-data" &&
-          splitMetaData.has(androidName(child) ?? "")
-        ),
-    );
-    for (const component of childElements(app)) {
+  }
+  app.attributes = app.attributes.filter(
+    (a) => !(a.namespace === androidNamespace && splitAttributes.has(a.name)),
+  );
+  app.children = app.children.filter(
+    (child) =>
+      !(
+        child.kind === "element" &&
+        child.name === "meta-data" &&
+        [splitsRequiredMetaData, fusedModulesMetaData].includes(androidName(child) ?? "")
+      ),
+  );
+  for (const component of childElements(app)) {
+    if (componentNames.has(component.name))
       component.attributes = component.attributes.filter(
         (a) => !(a.namespace === androidNamespace && a.name === "splitName"),
       );
-    }
   }
+  app.children.push({
+    kind: "element",
+    namespaces: [],
+    namespace: "",
+    name: "meta-data",
+    attributes: [
+      stringAttribute("name", nameId, fusedModulesMetaData),
+      stringAttribute("value", valueId, [...new Set(fusedModules)].sort().join(",")),
+    ],
+    children: [],
+    line: 0,
+  });
   base.attributes = base.attributes.filter(
     (a) => !(a.namespace === androidNamespace && splitAttributes.has(a.name)),
   );
