@@ -2,6 +2,7 @@ import { open, rm } from "node:fs/promises";
 import { InspectError } from "../../errors.ts";
 import { fileSource } from "../../source.ts";
 import { type OpenedZip, openZip, type ZipEntry } from "../../zip/index.ts";
+import { asInspectError } from "../../zip/open-zip.ts";
 import { ApkWriter } from "./apk-writer.ts";
 import { writeResourceTable } from "./arsc-writer.ts";
 import { writeBinaryXml } from "./binary-xml.ts";
@@ -111,7 +112,8 @@ export async function convertAabToUniversalApk(
   } catch (error) {
     await writer?.abort();
     await rm(output, { force: true });
-    throw error;
+    // Malformed bytes surface as RangeError/TypeError from Buffer reads and writes: a corrupt bundle.
+    throw asInspectError(error);
   } finally {
     await handle.close();
     await source.close?.();
