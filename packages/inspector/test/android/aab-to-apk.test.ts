@@ -34,6 +34,7 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
       "res/mipmap-mdpi-v4/ic_launcher.webp",
       "res/mipmap-anydpi-v26/ic_launcher.xml",
       "res/layout/main.xml",
+      "res/raw/notes.xml",
       "res/mipmap-xxxhdpi-v4/ic_launcher_foreground.webp",
       "res/mipmap-xxxhdpi-v4/ic_launcher.webp",
       "res/color/tint.xml",
@@ -64,6 +65,7 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
       ["assets/camera/lens.txt", "camera/assets/camera/lens.txt"],
       ["lib/arm64-v8a/libcamera.so", "camera/lib/arm64-v8a/libcamera.so"],
       ["tarmac.properties", "base/root/tarmac.properties"],
+      ["res/raw/notes.xml", "base/res/raw/notes.xml"],
       ["assets/dexopt/baseline.prof", "BUNDLE-METADATA/com.android.tools.build.profiles/baseline.prof"],
       ["res/mipmap-xxxhdpi-v4/ic_launcher.webp", "base/res/mipmap-xxxhdpi-v4/ic_launcher.webp"],
     ];

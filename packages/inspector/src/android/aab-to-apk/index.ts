@@ -90,7 +90,7 @@ export async function convertAabToUniversalApk(
       dexStored: config.uncompressDexFiles && minSdk >= config.uncompressedDexMinSdk,
     };
 
-    let resources: ModuleResources = { packages: [], protoXmlFiles: new Set() };
+    let resources: ModuleResources = { packages: [], protoXmlFiles: new Set(), untypedXmlFiles: new Set() };
     for (const module of modules) {
       const table = zip.find(`${module.name}/resources.pb`);
       if (table) resources = readResourceTable(await read(table), resources);
@@ -102,8 +102,8 @@ export async function convertAabToUniversalApk(
     if (resources.packages.length > 0) await add("resources.arsc", writeResourceTable(resources.packages));
     let entries = resources.packages.length > 0 ? 2 : 1;
     for (const { from, path } of moduleFiles(zip, modules)) {
-      if (resources.protoXmlFiles.has(path))
-        await add(path, writeBinaryXml(readProtoXml(await read(from)), { utf16: false }));
+      const data = await protoXml(resources, path, () => read(from));
+      if (data) await add(path, writeBinaryXml(readProtoXml(data), { utf16: false }));
       else await writer.copyEntry(handle, from, path, placement(path, config, rules));
       entries++;
     }
@@ -118,6 +118,22 @@ export async function convertAabToUniversalApk(
     await handle.close();
     await source.close?.();
   }
+}
+
+/**
+ * The bytes of a res/ file that holds protobuf XML, or null for a file to copy as it is. An XML file
+ * of unknown kind is protobuf when it starts like one (an XmlNode's element field), never with
+ * "<", a byte order mark or white space as text XML does.
+ */
+async function protoXml(
+  resources: ModuleResources,
+  path: string,
+  read: () => Promise<Buffer>,
+): Promise<Buffer | null> {
+  if (resources.protoXmlFiles.has(path)) return read();
+  if (!resources.untypedXmlFiles.has(path)) return null;
+  const data = await read();
+  return data[0] === 0x0a ? data : null;
 }
 
 function hasNativeLibraries(zip: OpenedZip, modules: BundleModule[]): boolean {

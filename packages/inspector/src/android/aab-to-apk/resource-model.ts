@@ -132,6 +132,11 @@ export interface ModuleResources {
   packages: ResourcePackage[];
   /** Paths of res/ files stored as protobuf XML, which must become binary XML in the APK. */
   protoXmlFiles: Set<string>;
+  /**
+   * XML files whose reference names no kind: raw files (res/raw/x.xml, kept as they are) in current
+   * bundles, but any XML in bundles from the first aapt2 versions, which did not record the kind.
+   */
+  untypedXmlFiles: Set<string>;
 }
 
 /**
@@ -140,7 +145,12 @@ export interface ModuleResources {
  * distinct ids: 0x7f for the base, lower ones for features).
  */
 export function readResourceTable(data: Buffer, into?: ModuleResources): ModuleResources {
-  const result = into ?? { packages: [], protoXmlFiles: new Set<string>() };
+  const result = into ?? {
+    packages: [],
+    protoXmlFiles: new Set<string>(),
+    untypedXmlFiles: new Set<string>(),
+  };
+  const xmlFiles = { proto: result.protoXmlFiles, untyped: result.untypedXmlFiles };
   for (const pkg of messages(readFields(data), 2)) {
     const p = readFields(pkg);
     const packageId = idOf(p) ?? 0x7f;
@@ -161,13 +171,17 @@ export function readResourceTable(data: Buffer, into?: ModuleResources): ModuleR
         targetType = { id: typeId, name: typeName, entries: new Map() };
         target.types.set(typeId, targetType);
       }
-      for (const entry of messages(t, 3)) readEntry(readFields(entry), targetType, result.protoXmlFiles);
+      for (const entry of messages(t, 3)) readEntry(readFields(entry), targetType, xmlFiles);
     }
   }
   return result;
 }
 
-function readEntry(e: ProtoField[], type: ResourceType, protoXmlFiles: Set<string>): void {
+function readEntry(
+  e: ProtoField[],
+  type: ResourceType,
+  xmlFiles: { proto: Set<string>; untyped: Set<string> },
+): void {
   const entryId = idOf(e);
   if (entryId === undefined) return;
   if (entryId > 0xffff) throw new InspectError("corrupt", `resource entry id ${entryId} out of range`);
@@ -190,8 +204,8 @@ function readEntry(e: ProtoField[], type: ResourceType, protoXmlFiles: Set<strin
     if (body) {
       value = { kind: "item", value: itemValue(body) };
       const file = fileReference(body);
-      if (file && (file.type === 3 || (file.type === 0 && file.path.endsWith(".xml"))))
-        protoXmlFiles.add(file.path);
+      if (file?.type === 3) xmlFiles.proto.add(file.path);
+      else if (file?.type === 0 && file.path.endsWith(".xml")) xmlFiles.untyped.add(file.path);
     } else if (compound) value = compoundValue(compound);
     if (value) entry.values.push({ config: binaryConfig(message(c, 1)), weak: uint32(v, 3) === 1, value });
   }
