@@ -101,6 +101,14 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
     expect(await tool("zipalign", "-c", "-v", "-p", "4", apk)).toContain("Verification successful");
   });
 
+  it("takes another page size for native libraries when asked", async () => {
+    const small = join(scratch, "pages-4k.apk");
+    await convertAabToUniversalApk(bundle, small, { pageAlignment: 4096 });
+    const libraries = (await zipLayout(small)).filter((entry) => entry.name.endsWith(".so"));
+    expect(libraries.map((entry) => entry.dataOffset % 4096)).toEqual([0, 0, 0]);
+    expect(libraries.some((entry) => entry.dataOffset % 16384 !== 0)).toBe(true);
+  });
+
   it("writes the base resources exactly as aapt2 convert does, and adds the feature's package", async () => {
     const dump = await tool("aapt2", "dump", "resources", apk);
     const [base, feature] = dump.split(/(?=^Package name=dev\.tarmac\.modular\.camera id=7e$)/m);
