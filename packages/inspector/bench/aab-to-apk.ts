@@ -76,3 +76,8 @@ const size = (file: string) => `${(statSync(file).size / mib).toFixed(1)} MiB`;
 console.log(`bundle ${size(bundle)} -> universal APK ${size(output)} (unsigned)`);
 console.log(`median ${((times[Math.floor(times.length / 2)] ?? 0) / 1000).toFixed(2)} s over ${runs} runs`);
 console.log(`peak resident memory of the converting process ${(peakKb / 1024).toFixed(1)} MiB`);
+// The conversion streams its entries: memory must not follow the bundle's size.
+if (peakKb / 1024 >= 200) {
+  console.error("the conversion went past 200 MiB of memory");
+  process.exitCode = 1;
+}
