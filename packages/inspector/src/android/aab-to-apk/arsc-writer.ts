@@ -1,5 +1,5 @@
 import { InspectError } from "../../errors.ts";
-import { type BinaryConfig, configSize } from "./config.ts";
+import { type BinaryConfig, compareConfigs, configSize } from "./config.ts";
 import { type BinaryValue, resType, writeResValue } from "./res-value.ts";
 import type { ConfiguredValue, ResourceEntry, ResourcePackage, ResourceType } from "./resource-model.ts";
 import { StringPoolWriter } from "./string-pool-writer.ts";
@@ -132,7 +132,7 @@ function writeType(type: ResourceType, keys: StringPoolWriter, resolve: Resolve)
   if (entryCount * 4 * configs.size > maxOffsetBytesPerType)
     throw new InspectError("limit_exceeded", `resource type ${type.name} needs too large a table`);
   const chunks = [spec];
-  const ordered = [...configs.values()].sort((a, b) => (a.config.key < b.config.key ? -1 : 1));
+  const ordered = [...configs.values()].sort((a, b) => compareConfigs(a.config.bytes, b.config.bytes));
   for (const { config, values } of ordered) {
     const offsets = Buffer.alloc(entryCount * 4, 0xff);
     const data: Buffer[] = [];

@@ -143,3 +143,30 @@ export function binaryConfig(configuration: Buffer | undefined): BinaryConfig {
   set(colorMode, () => out.writeUInt8(colorMode, 49), diff.colorMode);
   return { bytes: out, dimensions, key: out.toString("hex") };
 }
+
+/**
+ * The order aapt2 writes type chunks in: ResTable_config::compare, which compares the unions of
+ * the struct as 32-bit words (so mnc outranks mcc, country outranks language, density outranks
+ * orientation), then script and variant byte by byte.
+ */
+export function compareConfigs(a: Buffer, b: Buffer): number {
+  const word = (at: number) => a.readUInt32LE(at) - b.readUInt32LE(at);
+  const bytes = (start: number, end: number) => a.subarray(start, end).compare(b.subarray(start, end));
+  const byte = (at: number) => (a[at] ?? 0) - (b[at] ?? 0);
+  return (
+    word(4) || // imsi: mcc, mnc
+    word(8) || // language and country, as one little-endian word
+    bytes(36, 40) || // script
+    bytes(40, 48) || // variant
+    word(12) || // orientation, touchscreen, density
+    word(16) || // keyboard, navigation, input flags, grammatical gender
+    word(20) || // screen width and height
+    word(24) || // sdk version, minor version
+    byte(28) || // screen layout
+    byte(48) || // screen layout 2 (round)
+    byte(49) || // color mode
+    byte(29) || // ui mode
+    a.readUInt16LE(30) - b.readUInt16LE(30) || // smallest screen width
+    word(32) // screen width and height in dp
+  );
+}
