@@ -117,6 +117,14 @@ describe("convertAabToUniversalApk on a modular bundle", () => {
     expect(feature).toContain('(de) "Camera (DE)"');
   });
 
+  it("orders each type's configurations as aapt2 does, as the platform's parser reads them", async () => {
+    const structure = (text: string) => text.split("\n").filter((line) => /^ +(type \d+|config )/.test(line));
+    const expected = structure(reading("modular-base.configs.txt"));
+    const ours = structure(await tool("aapt", "dump", "resources", apk));
+    expect(ours.slice(0, expected.length)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(30);
+  });
+
   it("converts res/ XML as aapt2 convert does (tools namespace dropped, ids, styles and classes indexed)", async () => {
     expect(await tool("aapt", "dump", "xmltree", apk, "res/layout/main.xml")).toBe(
       reading("modular-base.layout.txt"),
