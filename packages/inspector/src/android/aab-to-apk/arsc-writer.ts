@@ -134,53 +134,58 @@ function writeType(type: ResourceType, keys: StringPoolWriter, resolve: Resolve)
   const chunks = [spec];
   const ordered = [...configs.values()].sort((a, b) => compareConfigs(a.config.bytes, b.config.bytes));
   for (const { config, values } of ordered) {
-    const offsets = Buffer.alloc(entryCount * 4, 0xff);
-    const data: Buffer[] = [];
-    let at = 0;
-    for (let id = 0; id < entryCount; id++) {
-      const found = values.get(id);
-      if (!found) continue;
-      offsets.writeUInt32LE(at, id * 4);
-      const bytes = writeEntry(found[0], found[1], keys, resolve);
-      data.push(bytes);
-      at += bytes.length;
-    }
-    const entriesStart = typeHeaderSize + offsets.length;
-    const out = header(chunk.type, typeHeaderSize, entriesStart + at);
+    // One buffer per type chunk: header, offsets, then every entry written in place.
+    let size = 0;
+    for (const [, configured] of values.values()) size += entrySize(configured);
+    const entriesStart = typeHeaderSize + entryCount * 4;
+    const out = header(chunk.type, typeHeaderSize, entriesStart + size, entriesStart + size);
     out.writeUInt8(type.id, 8);
     out.writeUInt32LE(entryCount, 12);
     out.writeUInt32LE(entriesStart, 16);
     config.bytes.copy(out, 20);
-    chunks.push(out, offsets, ...data);
+    out.fill(0xff, typeHeaderSize, entriesStart);
+    let at = entriesStart;
+    for (let id = 0; id < entryCount; id++) {
+      const found = values.get(id);
+      if (!found) continue;
+      out.writeUInt32LE(at - entriesStart, typeHeaderSize + id * 4);
+      at = writeEntry(out, at, found[0], found[1], keys, resolve);
+    }
+    chunks.push(out);
   }
   return chunks;
 }
 
+function entrySize(configured: ConfiguredValue): number {
+  return configured.value.kind === "item" ? 16 : 16 + configured.value.items.length * 12;
+}
+
+/** Writes one ResTable_entry (simple, or a map entry with its items) at `at`; returns where it ends. */
 function writeEntry(
+  out: Buffer,
+  at: number,
   entry: ResourceEntry,
   configured: ConfiguredValue,
   keys: StringPoolWriter,
   resolve: Resolve,
-) {
+): number {
   const flags = (entry.isPublic ? flag.public : 0) | (configured.weak ? flag.weak : 0);
   const value = configured.value;
   if (value.kind === "item") {
-    const out = Buffer.alloc(16);
-    out.writeUInt16LE(8, 0);
-    out.writeUInt16LE(flags, 2);
-    out.writeUInt32LE(keys.find(entry.name), 4);
-    writeResValue(out, 8, ...resolve(value.value));
-    return out;
+    out.writeUInt16LE(8, at);
+    out.writeUInt16LE(flags, at + 2);
+    out.writeUInt32LE(keys.find(entry.name), at + 4);
+    writeResValue(out, at + 8, ...resolve(value.value));
+    return at + 16;
   }
-  const out = Buffer.alloc(16 + value.items.length * 12);
-  out.writeUInt16LE(16, 0);
-  out.writeUInt16LE(flags | flag.complex, 2);
-  out.writeUInt32LE(keys.find(entry.name), 4);
-  out.writeUInt32LE(value.parent >>> 0, 8);
-  out.writeUInt32LE(value.items.length, 12);
+  out.writeUInt16LE(16, at);
+  out.writeUInt16LE(flags | flag.complex, at + 2);
+  out.writeUInt32LE(keys.find(entry.name), at + 4);
+  out.writeUInt32LE(value.parent >>> 0, at + 8);
+  out.writeUInt32LE(value.items.length, at + 12);
   value.items.forEach((bagItem, i) => {
-    out.writeUInt32LE(bagItem.key >>> 0, 16 + i * 12);
-    writeResValue(out, 20 + i * 12, ...resolve(bagItem.value));
+    out.writeUInt32LE(bagItem.key >>> 0, at + 16 + i * 12);
+    writeResValue(out, at + 20 + i * 12, ...resolve(bagItem.value));
   });
-  return out;
+  return at + entrySize(configured);
 }

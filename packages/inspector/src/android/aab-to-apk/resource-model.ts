@@ -150,7 +150,10 @@ export function readResourceTable(data: Buffer, into?: ModuleResources): ModuleR
     protoXmlFiles: new Set<string>(),
     untypedXmlFiles: new Set<string>(),
   };
-  const xmlFiles = { proto: result.protoXmlFiles, untyped: result.untypedXmlFiles };
+  const context: ReadContext = {
+    xmlFiles: { proto: result.protoXmlFiles, untyped: result.untypedXmlFiles },
+    configs: new Map(),
+  };
   for (const pkg of messages(readFields(data), 2)) {
     const p = readFields(pkg);
     const packageId = idOf(p) ?? 0x7f;
@@ -171,17 +174,29 @@ export function readResourceTable(data: Buffer, into?: ModuleResources): ModuleR
         targetType = { id: typeId, name: typeName, entries: new Map() };
         target.types.set(typeId, targetType);
       }
-      for (const entry of messages(t, 3)) readEntry(readFields(entry), targetType, xmlFiles);
+      for (const entry of messages(t, 3)) readEntry(readFields(entry), targetType, context);
     }
   }
   return result;
 }
 
-function readEntry(
-  e: ProtoField[],
-  type: ResourceType,
-  xmlFiles: { proto: Set<string>; untyped: Set<string> },
-): void {
+interface ReadContext {
+  xmlFiles: { proto: Set<string>; untyped: Set<string> };
+  /** Tables repeat a handful of configurations over thousands of values: each is decoded once. */
+  configs: Map<string, BinaryConfig>;
+}
+
+function configFor(configuration: Buffer | undefined, configs: Map<string, BinaryConfig>): BinaryConfig {
+  const key = configuration ? configuration.toString("latin1") : "";
+  let config = configs.get(key);
+  if (!config) {
+    config = binaryConfig(configuration);
+    configs.set(key, config);
+  }
+  return config;
+}
+
+function readEntry(e: ProtoField[], type: ResourceType, { xmlFiles, configs }: ReadContext): void {
   const entryId = idOf(e);
   if (entryId === undefined) return;
   if (entryId > 0xffff) throw new InspectError("corrupt", `resource entry id ${entryId} out of range`);
@@ -207,6 +222,7 @@ function readEntry(
       if (file?.type === 3) xmlFiles.proto.add(file.path);
       else if (file?.type === 0 && file.path.endsWith(".xml")) xmlFiles.untyped.add(file.path);
     } else if (compound) value = compoundValue(compound);
-    if (value) entry.values.push({ config: binaryConfig(message(c, 1)), weak: uint32(v, 3) === 1, value });
+    if (value)
+      entry.values.push({ config: configFor(message(c, 1), configs), weak: uint32(v, 3) === 1, value });
   }
 }
