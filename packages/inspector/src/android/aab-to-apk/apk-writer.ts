@@ -14,6 +14,8 @@ const endSignature = 0x06054b50;
 const alignmentExtraId = 0xd935;
 const max32 = 0xffffffff;
 const copyChunk = 1024 * 1024;
+/** zlib's output chunks: larger than its 16 KiB default, so a big library is a few hundred writes. */
+const zlibChunk = 256 * 1024;
 /** 1980-01-01 00:00, the earliest DOS date: the output does not depend on the clock. */
 const dosTime = 0;
 const dosDate = (0 << 9) | (1 << 5) | 1;
@@ -145,7 +147,9 @@ export class ApkWriter {
   ): Promise<{ crc: number; size: number }> {
     const entry = await this.startEntry(name, options);
     const source =
-      options.compress && !empty ? pipeline(chunks, createDeflateRaw({ level: 6 }), () => undefined) : chunks;
+      options.compress && !empty
+        ? pipeline(chunks, createDeflateRaw({ level: 6, chunkSize: zlibChunk }), () => undefined)
+        : chunks;
     let crc = 0;
     let size = 0;
     if (options.compress && !empty) {
@@ -184,14 +188,15 @@ export class ApkWriter {
       throw new InspectError("corrupt", `${from.name} uses unsupported compression method ${from.method}`);
     if (((from.flags ?? 0) & 1) !== 0) throw new InspectError("corrupt", `${from.name} is encrypted`);
     const start = await dataOffset(input, from);
-    const raw = Readable.from(rangeChunks(input, start, from.compressedSize));
+    // One chunk read ahead at most: a stream of objects would otherwise buffer 16 of them.
+    const raw = Readable.from(rangeChunks(input, start, from.compressedSize), { highWaterMark: 1 });
     const check = (crc: number, size: number) => {
       if (size !== from.uncompressedSize || crc >>> 0 !== from.crc32)
         throw new InspectError("corrupt", `${from.name} fails its CRC-32 check`);
     };
     if (from.method === 8 && options.compress) {
       const entry = await this.startEntry(name, options);
-      const inflater = createInflateRaw();
+      const inflater = createInflateRaw({ chunkSize: zlibChunk });
       let crc = 0;
       let size = 0;
       const counter = new Writable({
@@ -223,7 +228,8 @@ export class ApkWriter {
       await this.finishEntry(entry);
       return;
     }
-    const plainData = from.method === 8 ? pipeline(raw, createInflateRaw(), () => undefined) : raw;
+    const plainData =
+      from.method === 8 ? pipeline(raw, createInflateRaw({ chunkSize: zlibChunk }), () => undefined) : raw;
     let written: { crc: number; size: number };
     try {
       written = await this.addStream(name, plainData, options, from.uncompressedSize === 0, from);

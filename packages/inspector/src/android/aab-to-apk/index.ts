@@ -99,8 +99,13 @@ export async function convertAabToUniversalApk(
     writer = await ApkWriter.create(output);
     const add = (path: string, data: Buffer) => writer?.addBuffer(path, data, placement(path, config, rules));
     await add("AndroidManifest.xml", writeBinaryXml(manifest, { utf16: true }));
-    if (resources.packages.length > 0) await add("resources.arsc", writeResourceTable(resources.packages));
-    let entries = resources.packages.length > 0 ? 2 : 1;
+    let entries = 1;
+    if (resources.packages.length > 0) {
+      await add("resources.arsc", writeResourceTable(resources.packages));
+      // The table's model can be large; only the XML file lists are needed from here on.
+      resources.packages = [];
+      entries++;
+    }
     for (const { from, path } of moduleFiles(zip, modules)) {
       const data = await protoXml(resources, path, () => read(from));
       if (data) await add(path, writeBinaryXml(readProtoXml(data), { utf16: false }));

@@ -18,29 +18,47 @@ function tooLong(text: string): never {
   );
 }
 
-function utf8Length(n: number): number[] {
-  return n > 0x7f ? [0x80 | (n >> 8), n & 0xff] : [n];
+/** A length prefix: one byte up to 0x7f, else two with the high bit set (UTF-8 pools). */
+function writeUtf8Length(out: Buffer, at: number, n: number): number {
+  if (n > 0x7f) {
+    out[at] = 0x80 | (n >> 8);
+    out[at + 1] = n & 0xff;
+    return at + 2;
+  }
+  out[at] = n;
+  return at + 1;
 }
 
-function encodeUtf8(text: string): Buffer {
-  const bytes = Buffer.from(text, "utf8");
-  if (text.length > 0x7fff || bytes.length > 0x7fff) tooLong(text);
-  return Buffer.concat([
-    Buffer.from([...utf8Length(text.length), ...utf8Length(bytes.length)]),
-    bytes,
-    Buffer.of(0),
-  ]);
+/** Bytes a string takes in the pool: its length prefixes, its text and the terminator. */
+function encodedLength(text: string, utf8: boolean): number {
+  if (!utf8) {
+    if (text.length > 0x7fffffff) tooLong(text);
+    return ((text.length > 0x7fff ? 2 : 1) + text.length + 1) * 2;
+  }
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (text.length > 0x7fff || bytes > 0x7fff) tooLong(text);
+  return (text.length > 0x7f ? 2 : 1) + (bytes > 0x7f ? 2 : 1) + bytes + 1;
 }
 
-function encodeUtf16(text: string): Buffer {
-  if (text.length > 0x7fffffff) tooLong(text);
-  const prefix = text.length > 0x7fff ? [0x8000 | (text.length >>> 16), text.length & 0xffff] : [text.length];
-  const out = Buffer.alloc((prefix.length + text.length + 1) * 2);
-  prefix.forEach((unit, i) => {
-    out.writeUInt16LE(unit, i * 2);
-  });
-  out.write(text, prefix.length * 2, "utf16le");
-  return out;
+/** Writes a string as the pool stores it (UTF-8: UTF-16 length, byte length, bytes, NUL; UTF-16: length, units, NUL). */
+function writeEncoded(out: Buffer, at: number, text: string, utf8: boolean): number {
+  if (utf8) {
+    let p = writeUtf8Length(out, at, text.length);
+    p = writeUtf8Length(out, p, Buffer.byteLength(text, "utf8"));
+    p += out.write(text, p, "utf8");
+    out[p] = 0;
+    return p + 1;
+  }
+  let p = at;
+  if (text.length > 0x7fff) {
+    out.writeUInt16LE(0x8000 | (text.length >>> 16), p);
+    p += 2;
+  }
+  out.writeUInt16LE(text.length & (text.length > 0x7fff ? 0xffff : 0x7fff), p);
+  p += 2;
+  p += out.write(text, p, "utf16le");
+  out.writeUInt16LE(0, p);
+  return p + 2;
 }
 
 /**
@@ -102,14 +120,16 @@ export class StringPoolWriter {
 
   build(): Buffer {
     this.sealStyles();
-    const encoded = this.strings.map((text) => (this.utf8 ? encodeUtf8(text) : encodeUtf16(text)));
+    // Sizes first, then every string written in place: a pool of 100,000 strings is one buffer.
     const offsets = Buffer.alloc((this.strings.length + this.styles.length) * 4);
     let at = 0;
-    encoded.forEach((bytes, i) => {
+    this.strings.forEach((text, i) => {
       offsets.writeUInt32LE(at, i * 4);
-      at += bytes.length;
+      at += encodedLength(text, this.utf8);
     });
-    const stringData = Buffer.concat(encoded);
+    const stringData = Buffer.alloc(at);
+    let written = 0;
+    for (const text of this.strings) written = writeEncoded(stringData, written, text, this.utf8);
     const stringPadding = Buffer.alloc((4 - (stringData.length % 4)) % 4);
     const styleParts: Buffer[] = [];
     let styleAt = 0;
