@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -99,6 +99,17 @@ describe("bundles that cannot be converted", () => {
 
   it("refuses a file that is no zip", async () => {
     expect((await refused(Buffer.from("not a bundle at all"))).reason).toBe("corrupt");
+  });
+
+  it("refuses to write the APK over its bundle, and leaves a file it did not start alone", async () => {
+    const input = join(scratch, "kept.aab");
+    writeFileSync(input, "not a bundle");
+    await expect(convertAabToUniversalApk(input, input)).rejects.toThrow("must not overwrite its bundle");
+    const existing = join(scratch, "existing.apk");
+    writeFileSync(existing, "kept");
+    await expect(convertAabToUniversalApk(input, existing)).rejects.toBeInstanceOf(InspectError);
+    expect(readFileSync(existing, "utf8")).toBe("kept");
+    expect(readFileSync(input, "utf8")).toBe("not a bundle");
   });
 
   it("refuses a bundle without a base module", async () => {

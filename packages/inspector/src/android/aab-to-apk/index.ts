@@ -1,4 +1,5 @@
 import { open, rm } from "node:fs/promises";
+import { resolve } from "node:path";
 import { InspectError } from "../../errors.ts";
 import { fileSource } from "../../source.ts";
 import { type OpenedZip, openZip, type ZipEntry } from "../../zip/index.ts";
@@ -57,8 +58,12 @@ export async function convertAabToUniversalApk(
   output: string,
   options: ConvertOptions = {},
 ): Promise<ConversionSummary> {
+  if (resolve(input) === resolve(output)) throw new Error("the APK must not overwrite its bundle");
   const source = await fileSource(input);
-  const handle = await open(input, "r");
+  const handle = await open(input, "r").catch(async (error: unknown) => {
+    await source.close?.();
+    throw error;
+  });
   let writer: ApkWriter | null = null;
   try {
     const zip = await openZip(source);
@@ -115,8 +120,11 @@ export async function convertAabToUniversalApk(
     await writer.finish();
     return { modules: modules.map((module) => module.name), entries };
   } catch (error) {
-    await writer?.abort();
-    await rm(output, { force: true });
+    // Only a file this call started is removed; whatever was at `output` before stays.
+    if (writer) {
+      await writer.abort();
+      await rm(output, { force: true });
+    }
     // Malformed bytes surface as RangeError/TypeError from Buffer reads and writes: a corrupt bundle.
     throw asInspectError(error);
   } finally {
