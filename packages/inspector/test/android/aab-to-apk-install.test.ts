@@ -159,6 +159,6 @@ describe("bundles that cannot be converted", () => {
         { name: "second/assets/a.txt", data: Buffer.from("second") },
       ]),
     );
-    expect(error.message).toContain("two modules of the bundle hold assets/a.txt");
+    expect(error.message).toContain("the bundle puts two files at assets/a.txt in the APK");
   });
 });

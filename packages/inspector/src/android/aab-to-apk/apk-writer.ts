@@ -76,13 +76,20 @@ export class ApkWriter {
     return new ApkWriter(await open(path, "w"));
   }
 
-  private async write(data: Buffer, at = this.position): Promise<void> {
+  /** Appends to the file. */
+  private async write(data: Buffer): Promise<void> {
+    await this.out.write(data, 0, data.length, this.position);
+    this.position += data.length;
+  }
+
+  /** Overwrites bytes already written (a local header's sizes). */
+  private async patch(data: Buffer, at: number): Promise<void> {
     await this.out.write(data, 0, data.length, at);
-    if (at === this.position) this.position += data.length;
   }
 
   private async startEntry(name: string, options: EntryOptions): Promise<Written> {
-    if (this.names.has(name)) throw new InspectError("corrupt", `two modules of the bundle hold ${name}`);
+    if (this.names.has(name))
+      throw new InspectError("corrupt", `the bundle puts two files at ${name} in the APK`);
     this.names.add(name);
     const nameBytes = Buffer.from(name, "utf8");
     let extra = Buffer.alloc(0);
@@ -129,7 +136,7 @@ export class ApkWriter {
     sizes.writeUInt32LE(entry.crc, 0);
     sizes.writeUInt32LE(entry.compressedSize, 4);
     sizes.writeUInt32LE(entry.size, 8);
-    await this.write(sizes, entry.offset + 14);
+    await this.patch(sizes, entry.offset + 14);
   }
 
   /** Adds a file made in memory (a converted manifest, resources.arsc, binary XML). */
