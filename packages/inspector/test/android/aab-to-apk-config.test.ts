@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { globToRegExp, placement, readBundleConfig } from "../../src/android/aab-to-apk/bundle-config.ts";
 import { parseLocale } from "../../src/android/aab-to-apk/config.ts";
+import { isFused } from "../../src/android/aab-to-apk/modules.ts";
+import { distNamespace, type XmlAttribute, type XmlElement } from "../../src/android/aab-to-apk/xml-tree.ts";
 import { zipEntry } from "./android-tools.ts";
 import { androidFixture } from "./fixture-paths.ts";
 
@@ -49,5 +51,63 @@ describe("configuration locales", () => {
     ["ca-ES-valencia", { language: "ca", script: "", region: "ES", variant: "valencia" }],
   ])("%s", (tag, expected) => {
     expect(parseLocale(tag)).toEqual(expected);
+  });
+});
+
+describe("which modules bundletool's universal mode fuses", () => {
+  const element = (
+    name: string,
+    children: XmlElement[] = [],
+    attributes: XmlAttribute[] = [],
+  ): XmlElement => ({
+    kind: "element",
+    namespaces: [],
+    namespace: name === "manifest" ? "" : distNamespace,
+    name,
+    attributes,
+    children,
+    line: 1,
+  });
+  const flag = (name: string, value: boolean): XmlAttribute => ({
+    namespace: distNamespace,
+    name,
+    resourceId: 0,
+    raw: String(value),
+    value: { kind: "plain", dataType: 0x12, data: value ? 0xffffffff : 0 },
+  });
+  const manifest = (...module: XmlElement[]) => element("manifest", module);
+  const delivery = (...children: XmlElement[]) => element("delivery", children);
+
+  it.each([
+    ["no <dist:module>", manifest(), true],
+    ["install-time", manifest(element("module", [delivery(element("install-time"))])), true],
+    ["on-demand", manifest(element("module", [delivery(element("on-demand"))])), false],
+    ["fast-follow", manifest(element("module", [delivery(element("fast-follow"))])), false],
+    [
+      "conditional install-time",
+      manifest(element("module", [delivery(element("install-time", [element("conditions")]))])),
+      false,
+    ],
+    [
+      "on-demand with fusing include",
+      manifest(
+        element("module", [delivery(element("on-demand")), element("fusing", [], [flag("include", true)])]),
+      ),
+      true,
+    ],
+    [
+      "install-time with fusing exclude",
+      manifest(
+        element("module", [
+          delivery(element("install-time")),
+          element("fusing", [], [flag("include", false)]),
+        ]),
+      ),
+      false,
+    ],
+    ["legacy onDemand=false", manifest(element("module", [], [flag("onDemand", false)])), true],
+    ["legacy onDemand=true", manifest(element("module", [], [flag("onDemand", true)])), false],
+  ])("%s", (_, module, fused) => {
+    expect(isFused(module)).toBe(fused);
   });
 });
