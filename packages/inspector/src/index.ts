@@ -1,3 +1,8 @@
+export {
+  type ConversionSummary,
+  type ConvertOptions,
+  convertAabToUniversalApk,
+} from "./android/aab-to-apk/index.ts";
 export { InspectError, type InspectReason } from "./errors.ts";
 export { readJpegSize, scaledPng } from "./image/scaled-png.ts";
 export { inspect } from "./inspect.ts";

@@ -2,7 +2,8 @@ import { InspectError } from "../errors.ts";
 
 /** One field of a protobuf message: varints as numbers, length-delimited fields as views into the buffer. */
 export type ProtoField =
-  | { field: number; wire: 0; value: number }
+  /** `low32`: the varint's low 32 bits, exact even when `value` (a double) is not (negative int32 takes 10 bytes). */
+  | { field: number; wire: 0; value: number; low32: number }
   | { field: number; wire: 2; value: Buffer }
   | { field: number; wire: 5; value: number };
 
@@ -10,14 +11,16 @@ function corrupt(message: string): never {
   throw new InspectError("corrupt", `protobuf: ${message}`);
 }
 
-function readVarint(buf: Buffer, start: number): { value: number; next: number } {
+function readVarint(buf: Buffer, start: number): { value: number; low32: number; next: number } {
   let value = 0;
+  let low32 = 0;
   let scale = 1;
   for (let at = start; at < buf.length && at < start + 10; at++) {
     const byte = buf[at] ?? 0;
     value += (byte & 0x7f) * scale;
+    if (scale < 2 ** 32) low32 = (low32 + (byte & 0x7f) * scale) % 2 ** 32;
     scale *= 128;
-    if ((byte & 0x80) === 0) return { value, next: at + 1 };
+    if ((byte & 0x80) === 0) return { value, low32, next: at + 1 };
   }
   corrupt("truncated varint");
 }
@@ -37,7 +40,7 @@ export function readFields(buf: Buffer): ProtoField[] {
     if (field === 0) corrupt("field number 0");
     if (wire === 0) {
       const v = readVarint(buf, at);
-      fields.push({ field, wire: 0, value: v.value });
+      fields.push({ field, wire: 0, value: v.value, low32: v.low32 });
       at = v.next;
     } else if (wire === 2) {
       const length = readVarint(buf, at);
