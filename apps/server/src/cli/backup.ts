@@ -2,7 +2,7 @@
  * Backups of the embedded default (database and DATA_DIR's files, consistent with each other):
  *   npm run backup -- DIR     while the server runs (it takes the backup) or while it is stopped
  *   npm run restore -- DIR    into an empty DATA_DIR, with the server stopped
- * PostgreSQL and buckets have their own tools (pg_dump, bucket versioning): see the README.
+ * PostgreSQL and buckets have their own tools (pg_dump, bucket versioning): see docs/operations.md.
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -64,7 +64,7 @@ const [command, dir] = process.argv.slice(2);
 if ((command !== "backup" && command !== "restore") || !dir) fail("usage: backup|restore DIR");
 if (process.env.DATABASE_URL) {
   fail(
-    "DATABASE_URL is set: back PostgreSQL up with pg_dump and the bucket with its own tools (see the README).",
+    "DATABASE_URL is set: back PostgreSQL up with pg_dump and the bucket with its own tools (see docs/operations.md, Backups).",
   );
 }
 // Only the folders are needed: the whole configuration would create a key in an empty DATA_DIR.

@@ -1,4 +1,4 @@
-// A build's bytes go to the server with tus 1.0.0 at /api/uploads/ (see the README's "Resumable
+// A build's bytes go to the server with tus 1.0.0 at /api/uploads/ (see the user guide's "Resumable
 // uploads"): in chunks, retried after a dropped connection or a sleeping laptop, and resumed after
 // a page reload from the upload URL tus-js-client keeps in localStorage for the same file.
 import { type DetailedError, type HttpRequest, Upload } from "tus-js-client";

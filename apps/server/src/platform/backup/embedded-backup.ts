@@ -69,7 +69,9 @@ async function copyTree(from: string, to: string, skip: (source: string) => bool
  */
 export async function writeBackup(sources: BackupSources, target: string): Promise<BackupManifest> {
   if (!sources.database.dumpDataDir) {
-    throw new BackupError("This instance runs on PostgreSQL: back it up with pg_dump (see the README).");
+    throw new BackupError(
+      "This instance runs on PostgreSQL: back it up with pg_dump (see docs/operations.md, Backups).",
+    );
   }
   if (!(await isEmptyOrAbsent(target))) throw new BackupError(`${target} is not empty: name a new folder.`);
   await mkdir(target, { recursive: true });

@@ -28,7 +28,7 @@ import type { S3Settings } from "./storage-settings.ts";
 
 // The SDK warns on every start under Node 20 that releases after January 2027 need Node 22. The
 // lock file pins the release in use, and the install-engines test keeps every locked package
-// within the README's Node promise, so the warning would only alarm the people running Tarmac.
+// within the Node version the README promises, so the warning would only alarm the people running Tarmac.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 const partSize = 8 * 1024 * 1024;
