@@ -1,4 +1,6 @@
 import { createAdminModule } from "./modules/admin/admin.module.ts";
+import { aabToApkConverter } from "./modules/android-signing/aab-to-apk.adapter.ts";
+import { createAndroidSigningModule } from "./modules/android-signing/android-signing.module.ts";
 import { createApplicationModule } from "./modules/application/application.module.ts";
 import type { ApplicationPorts } from "./modules/application/application-ports.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
@@ -23,6 +25,7 @@ import { createStorageModule } from "./modules/storage/storage.module.ts";
 import { createTeamModule } from "./modules/team/team.module.ts";
 import { createTesterModule } from "./modules/tester/tester.module.ts";
 import { createTwoFactorModule } from "./modules/two-factor/two-factor.module.ts";
+import type { InstallableApkPort } from "./modules/upload/installable-apk-port.ts";
 import { createUploadModule } from "./modules/upload/upload.module.ts";
 import { createUsersModule } from "./modules/users/users.module.ts";
 import { createWebHostModule } from "./modules/web-host/web-host.module.ts";
@@ -72,11 +75,23 @@ export function createModules(platform: Platform) {
     ...application.services,
   });
   const storage = createStorageModule(platform, { ...organization.services, ...application.services });
+  // Uploaded AABs are made installable by the android-signing module (built after upload).
+  const installableApk: InstallableApkPort = {
+    available: aabToApkConverter(platform.config).available,
+    fromBundle: (...args) => androidSigning.services.androidApks.fromBundle(...args),
+  };
   const upload = createUploadModule(platform, {
     ...common,
     ...application.services,
     ...storage.services,
     installPage,
+    installableApk,
+  });
+  const androidSigning = createAndroidSigningModule(platform, {
+    ...common,
+    ...application.services,
+    ...storage.services,
+    ...upload.services,
   });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
   const distribution = createDistributionModule(platform, {
@@ -95,7 +110,7 @@ export function createModules(platform: Platform) {
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
-    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback },
+    ...{ staff, storage, upload, androidSigning, tester, distribution, sendBuilds, integrations, feedback },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

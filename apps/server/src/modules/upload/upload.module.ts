@@ -5,11 +5,11 @@ import type { OrganizationServices } from "../organization/organization.module.t
 import type { StorageServices } from "../storage/storage.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
 import { AabConversionWorker } from "./aab-conversion.service.ts";
-import { converterFromConfig } from "./aab-converter.ts";
 import { BuildCommitService } from "./build-commit.service.ts";
 import { BuildCreateService } from "./build-create.service.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
 import { ExchangeService } from "./exchange.service.ts";
+import type { InstallableApkPort } from "./installable-apk-port.ts";
 import { PreloadService } from "./preload.service.ts";
 import { registerResumableUploadRoutes } from "./resumable-upload.routes.ts";
 import { ResumableUploadService } from "./resumable-upload.service.ts";
@@ -32,12 +32,13 @@ export function createUploadModule(
     Pick<StorageServices, "storageResolver"> & {
       /** The app's install page (its permanent link), answered by the distribution module. */
       installPage: (app: { id: number; organizationId: number }) => Promise<string>;
+      /** AAB -> signed universal APK, answered by the android-signing module (bound in app.ts). */
+      installableApk: InstallableApkPort;
     },
 ) {
   const { db } = platform.database;
   const maxUploadBytes = platform.config.UPLOAD_MAX_BYTES;
   const storage = deps.storageResolver;
-  const converter = converterFromConfig(platform.config);
   const sweeper = new StorageSweeper({
     db,
     storage: platform.storage,
@@ -50,7 +51,7 @@ export function createUploadModule(
     db,
     events: platform.events,
     storage,
-    converter,
+    installableApk: deps.installableApk,
     builds: deps.builds,
     usage: deps.usage,
   });
@@ -73,7 +74,7 @@ export function createUploadModule(
     storage,
     jobs: platform.jobs,
     events: platform.events,
-    aabConversion: converter !== null,
+    aabConversion: deps.installableApk.available,
   };
   const commits = new BuildCommitService({ ...buildDeps, convertJob: jobs.convertAab });
   const resumable = new ResumableUploadService({
@@ -103,7 +104,7 @@ export function createUploadModule(
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
   return {
-    services: { storage, sweeper, creates, exchanges },
+    services: { storage, sweeper, creates, exchanges, uploadTasks: tasks },
     routes: async (app) => {
       registerUploadRoutes(app, {
         preloads,

@@ -38,12 +38,10 @@ function parse(data: Buffer, password: string): forge.pkcs12.Pkcs12Pfx {
  */
 export function readPkcs12(data: Buffer, storePassword: string): Pkcs12KeyEntry[] {
   const pfx = parse(data, storePassword);
-  const certBags = pfx.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
-  const keyBags = [
-    ...(pfx.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ??
-      []),
-    ...(pfx.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag] ?? []),
-  ];
+  const bagsOf = (type: string): forge.pkcs12.Bag[] => pfx.getBags({ bagType: type })[type] ?? [];
+  const oids = forge.pki.oids as Record<string, string>;
+  const certBags = bagsOf(oids.certBag as string);
+  const keyBags = [...bagsOf(oids.pkcs8ShroudedKeyBag as string), ...bagsOf(oids.keyBag as string)];
   const certificates = certBags.map((bag) => ({
     der: bag.cert ? derOf(forge.pki.certificateToAsn1(bag.cert)) : derOf(bag.asn1 as forge.asn1.Asn1),
     keyId: bag.attributes.localKeyId?.[0] as string | undefined,

@@ -76,10 +76,15 @@ export function certificateFingerprint(der: Buffer): string {
 export function summarizeCertificate(der: Buffer): CertificateSummary {
   const certificate = new X509Certificate(der);
   return {
-    subject: certificate.subject.replaceAll("\n", ", "),
-    issuer: certificate.issuer.replaceAll("\n", ", "),
+    subject: distinguishedName(certificate.subject),
+    issuer: distinguishedName(certificate.issuer),
     sha256: certificateFingerprint(der),
     validFrom: new Date(certificate.validFrom),
     validUntil: new Date(certificate.validTo),
   };
+}
+
+/** Most specific part first (CN=..., O=...), as keytool and apksigner print names (RFC 4514 order). */
+function distinguishedName(lines: string): string {
+  return lines.split("\n").filter(Boolean).reverse().join(", ");
 }

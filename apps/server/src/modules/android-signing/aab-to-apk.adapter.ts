@@ -1,0 +1,38 @@
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { buildUniversalApks } from "../upload/aab-converter.ts";
+import { openZipEntry } from "../upload/apks-entry.ts";
+
+/** Turns an AAB into an unsigned universal APK (aligned); signing is the caller's. */
+export interface AabToApkConverter {
+  readonly available: boolean;
+  convert(input: string, output: string): Promise<void>;
+}
+
+/**
+ * The one place that knows how bundles are converted: bundletool when BUNDLETOOL_JAR is set
+ * (its own signature is replaced by the app's key afterwards).
+ */
+export function aabToApkConverter(config: { BUNDLETOOL_JAR?: string; JAVA_BIN: string }): AabToApkConverter {
+  const jar = config.BUNDLETOOL_JAR;
+  return {
+    available: Boolean(jar),
+    async convert(input, output) {
+      if (!jar) throw new Error("no AAB converter is available: set BUNDLETOOL_JAR to a bundletool jar");
+      const workDir = await mkdtemp(path.join(path.dirname(output), "bundletool-"));
+      try {
+        const apks = await buildUniversalApks(
+          { javaBin: config.JAVA_BIN, bundletoolJar: jar },
+          input,
+          workDir,
+        );
+        const entry = await openZipEntry(apks, "universal.apk");
+        await pipeline(entry.stream, createWriteStream(output));
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
