@@ -1,6 +1,8 @@
 import { createAdminModule } from "./modules/admin/admin.module.ts";
-import { aabToApkConverter } from "./modules/android-signing/aab-to-apk.adapter.ts";
-import { createAndroidSigningModule } from "./modules/android-signing/android-signing.module.ts";
+import {
+  createAndroidSigningModule,
+  installableApkPort,
+} from "./modules/android-signing/android-signing.module.ts";
 import { createApplicationModule } from "./modules/application/application.module.ts";
 import type { ApplicationPorts } from "./modules/application/application-ports.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
@@ -25,7 +27,6 @@ import { createStorageModule } from "./modules/storage/storage.module.ts";
 import { createTeamModule } from "./modules/team/team.module.ts";
 import { createTesterModule } from "./modules/tester/tester.module.ts";
 import { createTwoFactorModule } from "./modules/two-factor/two-factor.module.ts";
-import type { InstallableApkPort } from "./modules/upload/installable-apk-port.ts";
 import { createUploadModule } from "./modules/upload/upload.module.ts";
 import { createUsersModule } from "./modules/users/users.module.ts";
 import { createWebHostModule } from "./modules/web-host/web-host.module.ts";
@@ -75,24 +76,11 @@ export function createModules(platform: Platform) {
     ...application.services,
   });
   const storage = createStorageModule(platform, { ...organization.services, ...application.services });
+  const builds = { ...common, ...application.services, ...storage.services };
   // Uploaded AABs are made installable by the android-signing module (built after upload).
-  const installableApk: InstallableApkPort = {
-    available: aabToApkConverter(platform.config).available,
-    fromBundle: (...args) => androidSigning.services.androidApks.fromBundle(...args),
-  };
-  const upload = createUploadModule(platform, {
-    ...common,
-    ...application.services,
-    ...storage.services,
-    installPage,
-    installableApk,
-  });
-  const androidSigning = createAndroidSigningModule(platform, {
-    ...common,
-    ...application.services,
-    ...storage.services,
-    ...upload.services,
-  });
+  const installableApk = installableApkPort(platform.config, () => androidSigning.services.androidApks);
+  const upload = createUploadModule(platform, { ...builds, installPage, installableApk });
+  const androidSigning = createAndroidSigningModule(platform, { ...builds, ...upload.services });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
   const distribution = createDistributionModule(platform, {
     ...organization.services,

@@ -4,6 +4,7 @@ import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
 import type { StorageServices } from "../storage/storage.module.ts";
+import type { InstallableApkPort } from "../upload/installable-apk-port.ts";
 import type { UploadServices } from "../upload/upload.module.ts";
 import { aabToApkConverter } from "./aab-to-apk.adapter.ts";
 import { createSigningJobs } from "./android-signing.jobs.ts";
@@ -74,3 +75,17 @@ export function createAndroidSigningModule(
 }
 
 export type AndroidSigningServices = ReturnType<typeof createAndroidSigningModule>["services"];
+
+/**
+ * The upload module's port for making uploaded AABs installable. The module is built after the
+ * upload module, so the port reaches it through `signing` only when a bundle is converted.
+ */
+export function installableApkPort(
+  config: { BUNDLETOOL_JAR?: string; JAVA_BIN: string },
+  signing: () => ApkSigningService,
+): InstallableApkPort {
+  return {
+    available: aabToApkConverter(config).available,
+    fromBundle: (...args) => signing().fromBundle(...args),
+  };
+}
