@@ -1,4 +1,8 @@
 import { createAdminModule } from "./modules/admin/admin.module.ts";
+import {
+  createAndroidSigningModule,
+  installableApkPort,
+} from "./modules/android-signing/android-signing.module.ts";
 import { createApplicationModule } from "./modules/application/application.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createBillingModule } from "./modules/billing/billing.module.ts";
@@ -69,11 +73,20 @@ export function createModules(platform: Platform) {
     ...tester.services,
   });
   // Uploads confirm into the catalog and give each new app its install link: they come after both.
+  // AAB -> signed APK is the android-signing module's, built after upload (it runs its tasks).
+  const installableApk = installableApkPort(platform.config, () => androidSigning.services.androidApks);
   const upload = createUploadModule(platform, {
     ...common,
     ...application.services,
     ...storage.services,
     ...distribution.services,
+    installableApk,
+  });
+  const androidSigning = createAndroidSigningModule(platform, {
+    ...common,
+    ...application.services,
+    ...storage.services,
+    ...upload.services,
   });
   const sendBuilds = createSendBuildsModule(platform, {
     ...common,
@@ -86,7 +99,7 @@ export function createModules(platform: Platform) {
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
-    ...{ staff, storage, tester, distribution, upload, sendBuilds, integrations, feedback },
+    ...{ staff, storage, tester, distribution, upload, androidSigning, sendBuilds, integrations, feedback },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

@@ -136,6 +136,12 @@ const envSchema = z.object({
   AAB_KEYSTORE_PASSWORD: z.string().min(1).optional(),
   AAB_KEY_ALIAS: z.string().min(1).optional(),
   AAB_KEY_PASSWORD: z.string().min(1).optional(),
+  /**
+   * Sign Android builds of apps without any keystore (their own, their organization's or the
+   * AAB_* one above) with a key Tarmac makes per app and keeps: fine for internal testing, never
+   * for the store. Off: such builds are refused with error 8.
+   */
+  ANDROID_GENERATED_KEYS: booleanString.default(true),
   /** Most "send to testers" mails one organization sends per minute; the rest wait their turn. */
   TESTER_MAIL_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Certificate and key (PEM) that sign the UDID profile; unset: a self-signed pair in DATA_DIR. */

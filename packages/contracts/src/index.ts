@@ -1,4 +1,5 @@
 export * from "./admin.ts";
+export * from "./android-signing.ts";
 export * from "./application.ts";
 export * from "./auth.ts";
 export * from "./billing.ts";

@@ -16,9 +16,14 @@ export interface SmallFileField {
 export async function readSmallFileForm(
   request: FastifyRequest,
   accepted: Record<string, SmallFileField>,
-): Promise<{ fields: Record<string, string>; files: Record<string, Buffer> }> {
+): Promise<{
+  fields: Record<string, string>;
+  files: Record<string, Buffer>;
+  fileNames: Record<string, string>;
+}> {
   const fields: Record<string, string> = {};
   const files: Record<string, Buffer> = {};
+  const fileNames: Record<string, string> = {};
   const largest = Math.max(...Object.values(accepted).map((field) => field.maxBytes));
   for await (const part of request.parts({ limits: { fileSize: largest } })) {
     if (part.type === "field") {
@@ -40,6 +45,7 @@ export async function readSmallFileForm(
     }
     if (part.file.truncated || bytes.length > rule.maxBytes) throw tooLarge();
     files[part.fieldname] = bytes;
+    fileNames[part.fieldname] = part.filename ?? "";
   }
-  return { fields, files };
+  return { fields, files, fileNames };
 }

@@ -5,10 +5,11 @@ import { tempDir } from "../helpers/temp-dirs.ts";
 
 /**
  * Compiles a stand-in for bundletool with javac: `build-apks --mode=universal` writes an .apks
- * zip whose universal.apk holds the bundle's bytes. With `fail`, it prints an error and exits 1.
- * It also insists that passwords come as files, never on the command line.
+ * zip whose universal.apk holds `universalApk` (a real APK, which the server then signs), or
+ * the bundle's bytes. With `fail`, it prints an error and exits 1. It also insists that
+ * passwords come as files, never on the command line.
  */
-export function compileFakeBundletool(options: { fail?: boolean } = {}): string {
+export function compileFakeBundletool(options: { fail?: boolean; universalApk?: string } = {}): string {
   const dir = tempDir("bundletool");
   const classes = path.join(dir, "classes");
   mkdirSync(classes);
@@ -37,7 +38,7 @@ public class FakeBundletool {
       zip.write(new byte[] {8, 1});
       zip.closeEntry();
       zip.putNextEntry(new ZipEntry("universal.apk"));
-      Files.copy(Paths.get(bundle), zip);
+      Files.copy(Paths.get(${options.universalApk ? JSON.stringify(options.universalApk) : "bundle"}), zip);
       zip.closeEntry();
     }
   }

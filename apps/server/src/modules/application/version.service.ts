@@ -74,7 +74,7 @@ export class VersionService {
     if (!version.universalApkKey) return null;
     return {
       key: version.universalApkKey,
-      fileName: `${version.fileName.replace(/\.aab$/i, "")}.apk`,
+      fileName: `${version.fileName.replace(/\.(aab|apk)$/i, "")}.apk`,
       contentType: "application/vnd.android.package-archive",
     };
   }

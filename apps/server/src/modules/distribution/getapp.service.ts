@@ -218,7 +218,7 @@ export class GetappService {
     const { app, version } = found;
     if (kind === "universal-apk") {
       if (!version.universalApkKey) throw AppError.notFound();
-      const fileName = `${version.fileName.replace(/\.aab$/i, "")}.apk`;
+      const fileName = `${version.fileName.replace(/\.(aab|apk)$/i, "")}.apk`;
       const file = {
         key: version.universalApkKey,
         fileName,

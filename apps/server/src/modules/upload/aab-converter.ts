@@ -5,10 +5,8 @@ import path from "node:path";
 export interface AabConverterConfig {
   javaBin: string;
   bundletoolJar: string;
-  keystore: string;
-  keystorePassword: string;
-  keyAlias: string;
-  keyPassword: string;
+  /** Optional: the APK is signed again by Tarmac's own signer with the app's key anyway. */
+  signing?: { keystore: string; keystorePassword: string; keyAlias: string; keyPassword: string };
 }
 
 const maxOutput = 8 * 1024;
@@ -25,10 +23,6 @@ export async function buildUniversalApks(
   workDir: string,
 ): Promise<string> {
   const output = path.join(workDir, "universal.apks");
-  const keystorePass = path.join(workDir, "ks.pass");
-  const keyPass = path.join(workDir, "key.pass");
-  await writeFile(keystorePass, config.keystorePassword, { mode: 0o600 });
-  await writeFile(keyPass, config.keyPassword, { mode: 0o600 });
   const args = [
     "-jar",
     config.bundletoolJar,
@@ -37,11 +31,19 @@ export async function buildUniversalApks(
     `--output=${output}`,
     "--mode=universal",
     "--overwrite",
-    `--ks=${config.keystore}`,
-    `--ks-pass=file:${keystorePass}`,
-    `--ks-key-alias=${config.keyAlias}`,
-    `--key-pass=file:${keyPass}`,
   ];
+  if (config.signing) {
+    const keystorePass = path.join(workDir, "ks.pass");
+    const keyPass = path.join(workDir, "key.pass");
+    await writeFile(keystorePass, config.signing.keystorePassword, { mode: 0o600 });
+    await writeFile(keyPass, config.signing.keyPassword, { mode: 0o600 });
+    args.push(
+      `--ks=${config.signing.keystore}`,
+      `--ks-pass=file:${keystorePass}`,
+      `--ks-key-alias=${config.signing.keyAlias}`,
+      `--key-pass=file:${keyPass}`,
+    );
+  }
   await new Promise<void>((resolve, reject) => {
     const child = spawn(config.javaBin, args, { cwd: workDir, stdio: ["ignore", "pipe", "pipe"] });
     let log = "";
@@ -62,24 +64,4 @@ export async function buildUniversalApks(
     });
   });
   return output;
-}
-
-export function converterFromConfig(config: {
-  JAVA_BIN: string;
-  BUNDLETOOL_JAR?: string;
-  AAB_KEYSTORE?: string;
-  AAB_KEYSTORE_PASSWORD?: string;
-  AAB_KEY_ALIAS?: string;
-  AAB_KEY_PASSWORD?: string;
-}): AabConverterConfig | null {
-  const { BUNDLETOOL_JAR, AAB_KEYSTORE, AAB_KEYSTORE_PASSWORD, AAB_KEY_ALIAS, AAB_KEY_PASSWORD } = config;
-  if (!BUNDLETOOL_JAR || !AAB_KEYSTORE || !AAB_KEYSTORE_PASSWORD || !AAB_KEY_ALIAS) return null;
-  return {
-    javaBin: config.JAVA_BIN,
-    bundletoolJar: BUNDLETOOL_JAR,
-    keystore: AAB_KEYSTORE,
-    keystorePassword: AAB_KEYSTORE_PASSWORD,
-    keyAlias: AAB_KEY_ALIAS,
-    keyPassword: AAB_KEY_PASSWORD ?? AAB_KEYSTORE_PASSWORD,
-  };
 }

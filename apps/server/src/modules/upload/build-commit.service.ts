@@ -122,6 +122,9 @@ export class BuildCommitService {
     const facts = buildFacts(staged.buildInfo);
     const convert = Boolean(details.convertToApk) && facts.fileType === "aab";
     if (convert && !this.deps.aabConversion) throw uploadError(8);
+    // Bundles become installable by themselves wherever the instance can convert them: the
+    // version is ready at once (the bundle), and its APK follows in the background.
+    const automatic = !convert && facts.fileType === "aab" && this.deps.aabConversion;
     const quota = await this.deps.usage.getQuota(organizationId, tx);
     if (!quota) throw AppError.notFound();
     checkBuildLimits(quota, staged.fileSize, { countWaiting: !reserved });
@@ -197,7 +200,7 @@ export class BuildCommitService {
     if (!convert) await this.deps.events.publish({ type: "build.ready", ...event }, { tx });
 
     let taskId: string | null = null;
-    if (convert) {
+    if (convert || automatic) {
       taskId = randomUUID();
       await insertUploadTask(tx, {
         id: taskId,
@@ -207,9 +210,10 @@ export class BuildCommitService {
         versionId: row.id,
         kind: this.deps.convertJob.name,
       });
-      await this.deps.jobs.send(this.deps.convertJob, { taskId }, { tx });
+      await this.deps.jobs.send(this.deps.convertJob, { taskId, automatic }, { tx });
     }
-    return { organizationId, applicationId: app.id, versionId: row.id, taskId };
+    // Only an asked-for conversion is waited for (202 and the task); an automatic one is not.
+    return { organizationId, applicationId: app.id, versionId: row.id, taskId: convert ? taskId : null };
   }
 
   /** Rules 5, 2, 3, 4 for a new version; returns the bundle id to set when the user accepted a change. */

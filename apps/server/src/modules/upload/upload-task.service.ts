@@ -1,13 +1,47 @@
 import type { UploadTaskResult } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
-import { findUploadTask } from "./upload.repo.ts";
+import type { Database } from "../../platform/db/client.ts";
+import {
+  findLatestUploadTask,
+  findUploadTask,
+  insertUploadTask,
+  type NewUploadTask,
+  type UploadTaskRow,
+  updateUploadTask,
+} from "./upload.repo.ts";
 import type { BuildDeps } from "./upload-deps.ts";
 
 const states = new Set(["PENDING", "STARTED", "SUCCESS", "FAILURE"]);
 
-/** Long upload work (AAB conversion) reports here; a task of an app the caller cannot see is 404. */
+/**
+ * Long build work (AAB conversion, signing) reports here; a task of an app the caller cannot
+ * see is 404. Later modules record their own tasks through it, so every task answers at
+ * /api/upload-task-result/{id}/.
+ */
 export class UploadTaskService {
-  constructor(private readonly deps: BuildDeps) {}
+  constructor(private readonly deps: Pick<BuildDeps, "db" | "membership" | "applications">) {}
+
+  /** Records a task, in the transaction that queues its job. */
+  create(values: NewUploadTask, db: Database = this.deps.db): Promise<void> {
+    return insertUploadTask(db, values);
+  }
+
+  find(taskId: string): Promise<UploadTaskRow | null> {
+    return findUploadTask(this.deps.db, taskId);
+  }
+
+  update(
+    taskId: string,
+    values: Partial<Pick<UploadTaskRow, "state" | "errorCode" | "detail">>,
+    db: Database = this.deps.db,
+  ): Promise<void> {
+    return updateUploadTask(db, taskId, values);
+  }
+
+  /** The newest task of one kind for a version of the organization. */
+  findLatest(organizationId: number, versionId: number, kind: string): Promise<UploadTaskRow | null> {
+    return findLatestUploadTask(this.deps.db, organizationId, versionId, kind);
+  }
 
   async getResult(userId: number, taskId: string): Promise<UploadTaskResult> {
     const task = await findUploadTask(this.deps.db, taskId);

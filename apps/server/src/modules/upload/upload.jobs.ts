@@ -12,12 +12,13 @@ export function createUploadJobs(workers: {
   return {
     convertAab: defineJob({
       name: "build.convert-aab",
-      schema: z.object({ taskId: z.string().min(1).max(100) }),
+      // automatic: converted because the instance can, not because the uploader asked.
+      schema: z.object({ taskId: z.string().min(1).max(100), automatic: z.boolean().optional() }),
       // The worker records its own failure (error 9); a retry only covers a crash mid-run.
       retry: { limit: 1, delaySeconds: 30, backoff: false },
       timeoutSeconds: 20 * 60,
-      handler: async ({ taskId }) => {
-        await workers.conversion.convert(taskId);
+      handler: async ({ taskId, automatic }) => {
+        await workers.conversion.convert(taskId, automatic ?? false);
       },
     }),
     expirePreloads: defineJob({

@@ -6,12 +6,12 @@ import type { OrganizationServices } from "../organization/organization.module.t
 import type { StorageServices } from "../storage/storage.module.ts";
 import type { UsersServices } from "../users/users.module.ts";
 import { AabConversionWorker } from "./aab-conversion.service.ts";
-import { converterFromConfig } from "./aab-converter.ts";
 import { BuildCommitService } from "./build-commit.service.ts";
 import { BuildCreateService } from "./build-create.service.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
 import { registerConfirmAndExchangeRoutes } from "./confirm-and-exchange.routes.ts";
 import { ExchangeService } from "./exchange.service.ts";
+import type { InstallableApkPort } from "./installable-apk-port.ts";
 import { PreloadService } from "./preload.service.ts";
 import { registerResumableUploadRoutes } from "./resumable-upload.routes.ts";
 import { ResumableUploadService } from "./resumable-upload.service.ts";
@@ -32,12 +32,14 @@ export function createUploadModule(
     OrganizationServices &
     ApplicationServices &
     Pick<StorageServices, "storageResolver"> &
-    Pick<DistributionServices, "distributions">,
+    Pick<DistributionServices, "distributions"> & {
+      /** AAB -> signed universal APK, answered by the android-signing module (bound in app.ts). */
+      installableApk: InstallableApkPort;
+    },
 ) {
   const { db } = platform.database;
   const maxUploadBytes = platform.config.UPLOAD_MAX_BYTES;
   const storage = deps.storageResolver;
-  const converter = converterFromConfig(platform.config);
   const sweeper = new StorageSweeper({
     db,
     storage: platform.storage,
@@ -50,7 +52,7 @@ export function createUploadModule(
     db,
     events: platform.events,
     storage,
-    converter,
+    installableApk: deps.installableApk,
     builds: deps.builds,
     usage: deps.usage,
   });
@@ -74,7 +76,7 @@ export function createUploadModule(
     jobs: platform.jobs,
     events: platform.events,
     appLinks: deps.distributions,
-    aabConversion: converter !== null,
+    aabConversion: deps.installableApk.available,
   };
   const commits = new BuildCommitService({ ...buildDeps, convertJob: jobs.convertAab });
   const resumable = new ResumableUploadService({
@@ -104,7 +106,7 @@ export function createUploadModule(
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
   return {
-    services: { sweeper },
+    services: { sweeper, uploadTasks: tasks },
     routes: async (app) => {
       registerUploadRoutes(app, {
         preloads,
@@ -131,3 +133,5 @@ export function createUploadModule(
     ],
   } satisfies AppModule;
 }
+
+export type UploadServices = ReturnType<typeof createUploadModule>["services"];

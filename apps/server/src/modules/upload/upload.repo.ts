@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { preloads, uploadTasks } from "./upload.tables.ts";
@@ -36,7 +36,9 @@ export async function takeExpiredPreloads(db: Database, now: Date, limit: number
     .returning();
 }
 
-export async function insertUploadTask(db: Database, values: typeof uploadTasks.$inferInsert) {
+export type NewUploadTask = typeof uploadTasks.$inferInsert;
+
+export async function insertUploadTask(db: Database, values: NewUploadTask) {
   await db.insert(uploadTasks).values(values);
 }
 
@@ -85,6 +87,27 @@ export async function findPreloadOfUser(
     .from(preloads)
     .where(and(eq(preloads.path, path), eq(preloads.userId, userId)))
     .for("update")
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findLatestUploadTask(
+  db: Database,
+  organizationId: number,
+  versionId: number,
+  kind: string,
+): Promise<UploadTaskRow | null> {
+  const [row] = await db
+    .select()
+    .from(uploadTasks)
+    .where(
+      and(
+        eq(uploadTasks.organizationId, organizationId),
+        eq(uploadTasks.versionId, versionId),
+        eq(uploadTasks.kind, kind),
+      ),
+    )
+    .orderBy(desc(uploadTasks.createdAt))
     .limit(1);
   return row ?? null;
 }

@@ -15,6 +15,7 @@ import { IosHttpsWarning } from "./distribution/ios-https-warning.tsx";
 import { FeedbackTab } from "./feedback/feedback-tab.tsx";
 import { IntegrationsTab } from "./integrations/integrations-tab.tsx";
 import { MembersTab } from "./project-members/members-tab.tsx";
+import { KeystoreTab } from "./signing/keystore-tab.tsx";
 import { VersionsTable } from "./versions-table.tsx";
 
 /** Until check_my_role answers, nothing may be changed. */
@@ -47,7 +48,15 @@ function AppMissing() {
 }
 
 /** Tabs a link may open (`?tab=integrations` from the organization's integrations page). */
-const LINKABLE_TABS = ["versions", "distribution", "feedback", "members", "integrations", "activity"];
+const LINKABLE_TABS = [
+  "versions",
+  "distribution",
+  "feedback",
+  "members",
+  "integrations",
+  "signing",
+  "activity",
+];
 
 function AppView({ appId }: { appId: number }) {
   const { t } = useTranslation();
@@ -65,6 +74,7 @@ function AppView({ appId }: { appId: number }) {
   const rights = role.data ?? NO_RIGHTS;
   // Install links, testers and sending belong to whoever may upload to the app.
   const canDistribute = rights.can_upload || rights.can_edit;
+  const android = app.data.app_type === 0;
   return (
     <Stack gap="lg" maw={1200}>
       <Anchor component={Link} to="/dashboard/apps" fz="sm">
@@ -79,6 +89,7 @@ function AppView({ appId }: { appId: number }) {
           <Tabs.Tab value="feedback">{t("feedback.tab")}</Tabs.Tab>
           {rights.can_edit ? <Tabs.Tab value="members">{t("members.tab")}</Tabs.Tab> : null}
           {rights.can_edit ? <Tabs.Tab value="integrations">{t("integrations.tab")}</Tabs.Tab> : null}
+          {android && rights.can_edit ? <Tabs.Tab value="signing">{t("signing.tab")}</Tabs.Tab> : null}
           <Tabs.Tab value="activity">{t("apps.activity_tab")}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="versions" pt="md">
@@ -100,6 +111,11 @@ function AppView({ appId }: { appId: number }) {
         {rights.can_edit ? (
           <Tabs.Panel value="integrations" pt="md">
             <IntegrationsTab app={app.data} />
+          </Tabs.Panel>
+        ) : null}
+        {android && rights.can_edit ? (
+          <Tabs.Panel value="signing" pt="md">
+            <KeystoreTab app={app.data} />
           </Tabs.Panel>
         ) : null}
         <Tabs.Panel value="activity" pt="md">
