@@ -177,7 +177,9 @@ class Resigner {
   async signBundle(planned: PlannedBundle): Promise<void> {
     const { bundle, newBundleId, profile, entitlements } = planned;
     const names = this.allNames();
-    const own = names.filter((name) => ownerOf(this.plan.bundles.map((p) => p.bundle), name) === bundle);
+    const bundles = this.plan.bundles.map((p) => p.bundle);
+    const isOwn = (name: string) => ownerOf(bundles, name) === bundle;
+    const own = names.filter(isOwn);
     const infoName = `${bundle.root}Info.plist`;
     if (newBundleId !== bundle.bundleId) {
       this.replaced.set(infoName, writeXmlPlist({ ...bundle.infoPlist, CFBundleIdentifier: newBundleId }));
@@ -193,7 +195,7 @@ class Resigner {
     }
     const sealName = `${bundle.root}_CodeSignature/CodeResources`;
     const relative = (name: string) => name.slice(bundle.root.length);
-    const sealed = [...new Set([...own, ...this.addedUnder(bundle.root)])].filter(
+    const sealed = [...new Set([...own, ...this.addedUnder(bundle.root).filter(isOwn)])].filter(
       (name) => name !== executable && !name.startsWith(`${bundle.root}_CodeSignature/`),
     );
     const files: FileSeal[] = [];
@@ -205,7 +207,7 @@ class Resigner {
     }
     const nested = [...this.seals.values()]
       .filter((seal) => seal.root.startsWith(bundle.root) && seal.root !== bundle.root)
-      .filter((seal) => ownerOf(this.plan.bundles.map((p) => p.bundle), seal.root.slice(0, -1)) === bundle)
+      .filter((seal) => isOwn(seal.root.slice(0, -1)))
       .map((seal) => ({ ...seal, path: relative(seal.root.slice(0, -1)) }));
     const codeResources = buildCodeResources(files, nestedFiles, nested);
     this.replaced.set(sealName, codeResources);
