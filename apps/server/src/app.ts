@@ -9,6 +9,7 @@ import { createFilesModule } from "./modules/files/files.module.ts";
 import { createGdprModule } from "./modules/gdpr/gdpr.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
 import { createIntegrationsModule } from "./modules/integrations/integrations.module.ts";
+import { createIosSigningModule } from "./modules/ios-signing/ios-signing.module.ts";
 import { createMailServerModule } from "./modules/mail-server/mail-server.module.ts";
 import {
   createOrganizationModule,
@@ -78,6 +79,11 @@ export function createModules(platform: Platform) {
     ...storage.services,
     installPage,
   });
+  const iosSigning = createIosSigningModule(platform, {
+    ...application.services,
+    ...storage.services,
+    ...upload.services,
+  });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
   const distribution = createDistributionModule(platform, {
     ...organization.services,
@@ -95,7 +101,7 @@ export function createModules(platform: Platform) {
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
-    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback },
+    ...{ staff, storage, upload, iosSigning, tester, distribution, sendBuilds, integrations, feedback },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

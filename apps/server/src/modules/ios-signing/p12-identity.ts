@@ -1,4 +1,4 @@
-import { createPrivateKey } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, X509Certificate } from "node:crypto";
 import { ResignError, type SigningIdentity } from "@tarmac/inspector/apple-sign";
 import forge from "node-forge";
 
@@ -19,20 +19,19 @@ export function readP12Identity(p12: Buffer, password: string): SigningIdentity 
       wrongPassword ? "The p12 password is wrong." : "The p12 file is not a readable PKCS#12 file.",
     );
   }
-  const keyBags = [
-    ...(bags.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? []),
-    ...(bags.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag] ?? []),
-  ];
-  const certBags = bags.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
+  const bagsOf = (type: string | undefined) => (type ? (bags.getBags({ bagType: type })[type] ?? []) : []);
+  const keyBags = [...bagsOf(forge.pki.oids.pkcs8ShroudedKeyBag), ...bagsOf(forge.pki.oids.keyBag)];
+  const certBags = bagsOf(forge.pki.oids.certBag);
   const keyBag = keyBags[0];
   if (keyBags.length !== 1 || !keyBag) {
     throw new ResignError("identity", "The p12 file must hold exactly one private key.");
   }
   const privateKey = keyFromBag(keyBag);
-  const certificates = certBags
-    .map((bag) => (bag.cert ? Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes(), "binary") : null))
-    .filter((der): der is Buffer => der !== null);
-  const publicDer = (der: Buffer) => {
+  const certificates: Buffer[] = [];
+  for (const bag of certBags) {
+    if (bag.cert) certificates.push(Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes(), "binary"));
+  }
+  const publicDer = (der: Buffer): Buffer | null => {
     try {
       return createPublicDer(der);
     } catch {
@@ -54,8 +53,6 @@ function keyFromBag(bag: forge.pkcs12.Bag) {
   }
   throw new ResignError("identity", "The p12 file's private key cannot be read.");
 }
-
-import { createPublicKey, type KeyObject, X509Certificate } from "node:crypto";
 
 function publicKeyOf(key: KeyObject): Buffer {
   return createPublicKey(key).export({ format: "der", type: "spki" });

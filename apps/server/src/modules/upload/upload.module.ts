@@ -9,6 +9,7 @@ import { converterFromConfig } from "./aab-converter.ts";
 import { BuildCommitService } from "./build-commit.service.ts";
 import { BuildCreateService } from "./build-create.service.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
+import { DerivedBuildService } from "./derived-build.service.ts";
 import { ExchangeService } from "./exchange.service.ts";
 import { PreloadService } from "./preload.service.ts";
 import { registerResumableUploadRoutes } from "./resumable-upload.routes.ts";
@@ -22,7 +23,7 @@ import { UploadTaskService } from "./upload-task.service.ts";
 
 /**
  * Uploads: streaming builds to storage, resumable (tus) uploads, preloads, CI uploads, file
- * exchange, AAB conversion, the sweep.
+ * exchange, AAB conversion, builds derived on the server (re-signed), the sweep.
  */
 export function createUploadModule(
   platform: Platform,
@@ -102,8 +103,9 @@ export function createUploadModule(
   });
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
+  const derivedBuilds = new DerivedBuildService({ ...buildDeps, commits });
   return {
-    services: { storage, sweeper, creates, exchanges },
+    services: { storage, sweeper, creates, exchanges, derivedBuilds },
     routes: async (app) => {
       registerUploadRoutes(app, {
         preloads,

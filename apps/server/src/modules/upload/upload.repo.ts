@@ -88,3 +88,8 @@ export async function findPreloadOfUser(
     .limit(1);
   return row ?? null;
 }
+
+export async function findUploadTasks(db: Database, taskIds: string[]): Promise<UploadTaskRow[]> {
+  if (taskIds.length === 0) return [];
+  return db.select().from(uploadTasks).where(anyOf(uploadTasks.id, taskIds));
+}

@@ -9,7 +9,7 @@ import { createReadStream } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { createInflateRaw } from "node:zlib";
 import type { PlistDict } from "../../plist/types.ts";
-import { fileSource } from "../../source.ts";
+import { type ByteSource, fileSource } from "../../source.ts";
 import { openZip } from "../../zip/index.ts";
 import type { ZipArchive, ZipEntry } from "../../zip/types.ts";
 import type { SigningIdentity } from "./cms-signature.ts";
@@ -284,3 +284,8 @@ export async function resignIpa(input: string, output: string, options: ResignOp
 }
 
 
+
+/** The same check on an IPA read by random access (e.g. straight from object storage). */
+export async function checkResignSource(source: ByteSource, options: ResignOptions): Promise<ResignPlan> {
+  return planResign(await readIpaBundles(await openZip(source)), options);
+}
