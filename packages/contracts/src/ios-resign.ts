@@ -15,7 +15,9 @@ export const iosResignRecord = z
     certificate_subject: z.string(),
     certificate_sha256: z.string(),
     certificate_expires: z.string(),
-    profiles: z.array(z.object({ name: z.string(), uuid: z.string(), app_id: z.string(), expires: z.string() })),
+    profiles: z.array(
+      z.object({ name: z.string(), uuid: z.string(), app_id: z.string(), expires: z.string() }),
+    ),
     custom_entitlements: z.boolean(),
     /** The new version holding the re-signed IPA, once the task succeeded. */
     result_build_id: z.number().int().nullable(),

@@ -29,14 +29,24 @@ function form(parts: Part[]) {
   for (const [field, value, name] of parts) {
     const disposition = name ? `; filename="${name}"` : "";
     const type = name ? "Content-Type: application/octet-stream\r\n" : "";
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"${disposition}\r\n${type}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"${disposition}\r\n${type}\r\n`,
+      ),
+    );
     chunks.push(typeof value === "string" ? Buffer.from(value) : value, Buffer.from("\r\n"));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
-function resignParts(buildId: number, overrides: { password?: string; profiles?: string[]; bundleIds?: string } = {}): Part[] {
+function resignParts(
+  buildId: number,
+  overrides: { password?: string; profiles?: string[]; bundleIds?: string } = {},
+): Part[] {
   return [
     ["build_id", String(buildId)],
     ["password", overrides.password ?? fx.password],
@@ -50,13 +60,22 @@ function resignParts(buildId: number, overrides: { password?: string; profiles?:
 
 async function postResign(token: string, parts: Part[]) {
   const body = form(parts);
-  return t.app.inject({ method: "POST", url: "/api/app-resign-ios-build/", payload: body.payload, headers: { ...body.headers, ...authHeader(token) } });
+  return t.app.inject({
+    method: "POST",
+    url: "/api/app-resign-ios-build/",
+    payload: body.payload,
+    headers: { ...body.headers, ...authHeader(token) },
+  });
 }
 
 async function pollTask(token: string, taskId: string) {
   let body: Record<string, unknown> = {};
   await waitFor(async () => {
-    const response = await t.app.inject({ method: "GET", url: `/api/upload-task-result/${taskId}/`, headers: authHeader(token) });
+    const response = await t.app.inject({
+      method: "GET",
+      url: `/api/upload-task-result/${taskId}/`,
+      headers: authHeader(token),
+    });
     body = response.json();
     return body.state === "SUCCESS" || body.state === "FAILURE" ? true : undefined;
   }, 60_000);
@@ -65,7 +84,10 @@ async function pollTask(token: string, taskId: string) {
 
 async function iosApp() {
   const { organization, owner } = await createOrganization(t);
-  const app = await uploadNewApp(t, owner.token, organization.id, { name: "Demo.ipa", content: readFileSync(fx.ipa) });
+  const app = await uploadNewApp(t, owner.token, organization.id, {
+    name: "Demo.ipa",
+    content: readFileSync(fx.ipa),
+  });
   const [build] = await t.database.db.select().from(versions).where(eq(versions.applicationId, app.id));
   if (!build) throw new Error("no version");
   return { organization, owner, app, build };
@@ -74,7 +96,10 @@ async function iosApp() {
 describe("POST /api/app-resign-ios-build/", () => {
   it("re-signs in a task and adds the result as a new version, inspected like an upload", async () => {
     const { owner, app, build } = await iosApp();
-    const response = await postResign(owner.token, resignParts(build.id, { profiles: ["wildcard"], bundleIds: '{"com.tarmac.demo": "com.acme.demo"}' }));
+    const response = await postResign(
+      owner.token,
+      resignParts(build.id, { profiles: ["wildcard"], bundleIds: '{"com.tarmac.demo": "com.acme.demo"}' }),
+    );
     expect(response.statusCode, response.body).toBe(202);
     const { task_id: taskId } = response.json();
     const task = await pollTask(owner.token, taskId);
@@ -83,11 +108,21 @@ describe("POST /api/app-resign-ios-build/", () => {
 
     const all = await t.database.db.select().from(versions).where(eq(versions.applicationId, app.id));
     const resigned = all.find((row) => row.id !== build.id);
-    expect(resigned).toMatchObject({ version: "1.4.0", buildNumber: "140.r1", bundleId: "com.acme.demo", fileName: "Demo-resigned.ipa", state: "ready" });
+    expect(resigned).toMatchObject({
+      version: "1.4.0",
+      buildNumber: "140.r1",
+      bundleId: "com.acme.demo",
+      fileName: "Demo-resigned.ipa",
+      state: "ready",
+    });
     const info = resigned?.buildInfo as { signing?: { profile?: { name?: string } } };
     expect(JSON.stringify(info)).toContain("Tarmac wildcard");
 
-    const listed = await t.app.inject({ method: "GET", url: `/api/app-resign-ios-build/?build_id=${build.id}`, headers: authHeader(owner.token) });
+    const listed = await t.app.inject({
+      method: "GET",
+      url: `/api/app-resign-ios-build/?build_id=${build.id}`,
+      headers: authHeader(owner.token),
+    });
     expect(listed.statusCode).toBe(200);
     expect(listed.json()).toEqual([
       expect.objectContaining({
@@ -108,21 +143,35 @@ describe("POST /api/app-resign-ios-build/", () => {
     const { owner, build } = await iosApp();
     const cases: Array<[Part[], string]> = [
       [resignParts(build.id, { password: "wrong" }), "The p12 password is wrong."],
-      [resignParts(build.id, { profiles: ["app"] }), "No provisioning profile matches the bundle id com.tarmac.demo.widget (Demo.app/PlugIns/Widget.appex)."],
-      [resignParts(build.id, { profiles: ["expired", "widget"] }), 'The provisioning profile "Tarmac expired" expired on 2024-06-01T00:00:00.000Z.'],
-      [resignParts(build.id, { profiles: ["old-certificate", "widget"] }), `The p12's certificate is not one of the developer certificates of the provisioning profile "Tarmac old-certificate".`],
+      [
+        resignParts(build.id, { profiles: ["app"] }),
+        "No provisioning profile matches the bundle id com.tarmac.demo.widget (Demo.app/PlugIns/Widget.appex).",
+      ],
+      [
+        resignParts(build.id, { profiles: ["expired", "widget"] }),
+        'The provisioning profile "Tarmac expired" expired on 2024-06-01T00:00:00.000Z.',
+      ],
+      [
+        resignParts(build.id, { profiles: ["old-certificate", "widget"] }),
+        `The p12's certificate is not one of the developer certificates of the provisioning profile "Tarmac old-certificate".`,
+      ],
     ];
     for (const [parts, detail] of cases) {
       const response = await postResign(owner.token, parts);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error_code: 8, detail });
     }
-    expect(await t.database.db.select().from(iosResigns).where(eq(iosResigns.versionId, build.id))).toEqual([]);
+    expect(await t.database.db.select().from(iosResigns).where(eq(iosResigns.versionId, build.id))).toEqual(
+      [],
+    );
   });
 
   it("names each missing or malformed field", async () => {
     const { owner, build } = await iosApp();
-    const response = await postResign(owner.token, [["build_id", "x"], ["bundle_ids", "{not json"]]);
+    const response = await postResign(owner.token, [
+      ["build_id", "x"],
+      ["bundle_ids", "{not json"],
+    ]);
     expect(response.statusCode).toBe(400);
     const missing = await postResign(owner.token, [["build_id", String(build.id)]]);
     expect(missing.json()).toEqual({
@@ -139,13 +188,24 @@ describe("POST /api/app-resign-ios-build/", () => {
     const { owner: attacker } = await createOrganization(t);
     const attempt = await postResign(attacker.token, resignParts(victim.build.id));
     expect(attempt.statusCode).toBe(404);
-    const list = await t.app.inject({ method: "GET", url: `/api/app-resign-ios-build/?build_id=${victim.build.id}`, headers: authHeader(attacker.token) });
+    const list = await t.app.inject({
+      method: "GET",
+      url: `/api/app-resign-ios-build/?build_id=${victim.build.id}`,
+      headers: authHeader(attacker.token),
+    });
     expect(list.statusCode).toBe(404);
-    const task = await t.app.inject({ method: "GET", url: `/api/upload-task-result/${taskId}/`, headers: authHeader(attacker.token) });
+    const task = await t.app.inject({
+      method: "GET",
+      url: `/api/upload-task-result/${taskId}/`,
+      headers: authHeader(attacker.token),
+    });
     expect(task.statusCode).toBe(404);
     const tester = await addMember(t, victim.organization.id, 5);
     expect((await postResign(tester.token, resignParts(victim.build.id))).statusCode).toBe(404);
-    const unauthenticated = await t.app.inject({ method: "GET", url: `/api/app-resign-ios-build/?build_id=${victim.build.id}` });
+    const unauthenticated = await t.app.inject({
+      method: "GET",
+      url: `/api/app-resign-ios-build/?build_id=${victim.build.id}`,
+    });
     expect(unauthenticated.statusCode).toBe(401);
   });
 });

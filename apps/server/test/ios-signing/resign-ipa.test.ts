@@ -44,7 +44,10 @@ function filesUnder(root: string, prefix = ""): string[] {
 
 const infoOf = (bundle: string) => {
   const file = path.join(bundle, "Info.plist");
-  return plist.parse(execFileSync("plistutil", ["-i", file, "-f", "xml"]).toString()) as Record<string, unknown>;
+  return plist.parse(execFileSync("plistutil", ["-i", file, "-f", "xml"]).toString()) as Record<
+    string,
+    unknown
+  >;
 };
 
 /** Checks a bundle's seal: every own file's SHA-256 in files2, nested code by CodeDirectory hash. */
@@ -63,7 +66,9 @@ function checkSeal(bundle: string, executable: string, nested: Record<string, Bu
   );
   expect(Object.keys(seal.files2).sort()).toEqual([...own, ...nestedRoots].sort());
   for (const file of own) {
-    const digest = execFileSync("sha256sum", [path.join(bundle, file)]).toString().slice(0, 64);
+    const digest = execFileSync("sha256sum", [path.join(bundle, file)])
+      .toString()
+      .slice(0, 64);
     expect(seal.files2[file]?.hash2?.toString("hex"), file).toBe(digest);
   }
   for (const [root, cdHash] of Object.entries(nested)) {
@@ -92,14 +97,18 @@ describe("re-signing an IPA", () => {
     const kit = verifyBundle(framework, "Kit", scratch);
     // Both slices of the fat framework (x86_64 simulator and arm64) are signed.
     expect(kit.map((slice) => slice.cpuType).sort()).toEqual([0x01000007, 0x0100000c]);
-    expect(kit.every((slice) => slice.identifier === "com.tarmac.kit" && slice.entitlementsXml === null)).toBe(true);
+    expect(
+      kit.every((slice) => slice.identifier === "com.tarmac.kit" && slice.entitlementsXml === null),
+    ).toBe(true);
     checkSeal(framework, "Kit", {});
 
     const widgetDir = path.join(root, "PlugIns", "Widget.appex");
     const [widget] = verifyBundle(widgetDir, "Widget", scratch);
     expect(widget?.identifier).toBe("com.tarmac.demo.widget");
     expect(widget?.entitlementsXml).toContain("<string>TEAMA12345.com.tarmac.demo.widget</string>");
-    expect(readFileSync(path.join(widgetDir, "embedded.mobileprovision"))).toEqual(fx.bytes("widget.mobileprovision"));
+    expect(readFileSync(path.join(widgetDir, "embedded.mobileprovision"))).toEqual(
+      fx.bytes("widget.mobileprovision"),
+    );
     checkSeal(widgetDir, "Widget", {});
 
     const [helper] = verifySignedMachO(readFileSync(path.join(root, "Frameworks", "libHelper.dylib")), {
@@ -111,15 +120,23 @@ describe("re-signing an IPA", () => {
     const [app] = verifyBundle(root, "Demo", scratch);
     expect(app).toMatchObject({ identifier: "com.tarmac.demo", teamId: "TEAMA12345", execSegFlags: 1n });
     expect(app?.entitlementsXml).toContain("<string>TEAMA12345.com.tarmac.demo</string>");
-    expect(readFileSync(path.join(root, "embedded.mobileprovision"))).toEqual(fx.bytes("app.mobileprovision"));
+    expect(readFileSync(path.join(root, "embedded.mobileprovision"))).toEqual(
+      fx.bytes("app.mobileprovision"),
+    );
     checkSeal(root, "Demo", {
       "Frameworks/Kit.framework": kit[0]?.cdHash as Buffer,
       "PlugIns/Widget.appex": widget?.cdHash as Buffer,
     });
     // The old seal is replaced, not kept beside the new one.
-    expect(readFileSync(path.join(root, "_CodeSignature", "CodeResources"), "utf8")).not.toContain("old seal");
+    expect(readFileSync(path.join(root, "_CodeSignature", "CodeResources"), "utf8")).not.toContain(
+      "old seal",
+    );
     // llvm's own reader agrees on the load commands.
-    const headers = execFileSync("llvm-objdump-14", ["--macho", "--private-headers", path.join(root, "Demo")]).toString();
+    const headers = execFileSync("llvm-objdump-14", [
+      "--macho",
+      "--private-headers",
+      path.join(root, "Demo"),
+    ]).toString();
     expect(headers).toContain("LC_CODE_SIGNATURE");
   });
 
@@ -127,10 +144,16 @@ describe("re-signing an IPA", () => {
     const { result, root, scratch } = await resignAndUnpack(
       options({ profiles: [fx.profile("wildcard")], bundleIds: { "com.tarmac.demo": "com.acme.demo" } }),
     );
-    expect(result.bundles.map((b) => b.bundle_id)).toEqual(["com.tarmac.kit", "com.acme.demo.widget", "com.acme.demo"]);
+    expect(result.bundles.map((b) => b.bundle_id)).toEqual([
+      "com.tarmac.kit",
+      "com.acme.demo.widget",
+      "com.acme.demo",
+    ]);
     expect(infoOf(root).CFBundleIdentifier).toBe("com.acme.demo");
     expect(infoOf(root).CFBundleShortVersionString).toBe("1.4.0");
-    expect(infoOf(path.join(root, "PlugIns", "Widget.appex")).CFBundleIdentifier).toBe("com.acme.demo.widget");
+    expect(infoOf(path.join(root, "PlugIns", "Widget.appex")).CFBundleIdentifier).toBe(
+      "com.acme.demo.widget",
+    );
     const [app] = verifyBundle(root, "Demo", scratch);
     expect(app?.identifier).toBe("com.acme.demo");
     // The wildcard application identifier is narrowed to the bundle's own id.
@@ -150,12 +173,42 @@ describe("re-signing an IPA", () => {
   });
 
   const refusals: Array<[string, () => Partial<ResignOptions>, string, RegExp]> = [
-    ["a profile without the p12's certificate", () => ({ profiles: [fx.profile("old-certificate"), fx.profile("widget")] }), "certificate_not_in_profile", /not one of the developer certificates/],
-    ["an expired profile", () => ({ profiles: [fx.profile("expired"), fx.profile("widget")] }), "expired", /expired on 2024-06-01/],
-    ["an expired certificate", () => ({ identity: fx.identity("old") }), "expired", /certificate expired on 2021-01-01/],
-    ["a bundle without a matching profile", () => ({ profiles: [fx.profile("app")] }), "profile_mismatch", /com\.tarmac\.demo\.widget/],
-    ["another team's profile", () => ({ profiles: [fx.profile("other-team"), fx.profile("widget")] }), "profile_mismatch", /team TEAMB67890/],
-    ["an unknown bundle id to map", () => ({ bundleIds: { "com.nowhere.app": "com.acme.app" } }), "profile_mismatch", /com\.nowhere\.app/],
+    [
+      "a profile without the p12's certificate",
+      () => ({ profiles: [fx.profile("old-certificate"), fx.profile("widget")] }),
+      "certificate_not_in_profile",
+      /not one of the developer certificates/,
+    ],
+    [
+      "an expired profile",
+      () => ({ profiles: [fx.profile("expired"), fx.profile("widget")] }),
+      "expired",
+      /expired on 2024-06-01/,
+    ],
+    [
+      "an expired certificate",
+      () => ({ identity: fx.identity("old") }),
+      "expired",
+      /certificate expired on 2021-01-01/,
+    ],
+    [
+      "a bundle without a matching profile",
+      () => ({ profiles: [fx.profile("app")] }),
+      "profile_mismatch",
+      /com\.tarmac\.demo\.widget/,
+    ],
+    [
+      "another team's profile",
+      () => ({ profiles: [fx.profile("other-team"), fx.profile("widget")] }),
+      "profile_mismatch",
+      /team TEAMB67890/,
+    ],
+    [
+      "an unknown bundle id to map",
+      () => ({ bundleIds: { "com.nowhere.app": "com.acme.app" } }),
+      "profile_mismatch",
+      /com\.nowhere\.app/,
+    ],
   ];
   it.each(refusals)("refuses %s before signing anything", async (_label, change, reason, message) => {
     const output = path.join(tempDir("refused"), "out.ipa");
@@ -168,7 +221,9 @@ describe("re-signing an IPA", () => {
 
   it("opens p12 files in both the legacy and the current encryption, and refuses a wrong password", async () => {
     const { readP12Identity } = await import("../../src/modules/ios-signing/p12-identity.ts");
-    expect(readP12Identity(fx.bytes("signer-legacy.p12"), fx.password).certificate).toEqual(fx.identity().certificate);
+    expect(readP12Identity(fx.bytes("signer-legacy.p12"), fx.password).certificate).toEqual(
+      fx.identity().certificate,
+    );
     expect(() => readP12Identity(fx.bytes("signer.p12"), "wrong")).toThrow(/password is wrong/);
     expect(() => readP12Identity(Buffer.from("not a p12"), "x")).toThrow(/not a readable PKCS#12/);
   });

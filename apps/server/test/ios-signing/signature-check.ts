@@ -50,17 +50,43 @@ function checkCms(cms: Buffer, codeDirectory: Buffer, caFile: string, scratch: s
   const cdFile = path.join(scratch, "code-directory.bin");
   writeFileSync(cmsFile, cms);
   writeFileSync(cdFile, codeDirectory);
-  execFileSync("openssl", ["cms", "-verify", "-binary", "-inform", "DER", "-in", cmsFile, "-content", cdFile,
-    "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null"], { stdio: "pipe" });
+  execFileSync(
+    "openssl",
+    [
+      "cms",
+      "-verify",
+      "-binary",
+      "-inform",
+      "DER",
+      "-in",
+      cmsFile,
+      "-content",
+      cdFile,
+      "-CAfile",
+      caFile,
+      "-purpose",
+      "any",
+      "-out",
+      "/dev/null",
+    ],
+    { stdio: "pipe" },
+  );
   // The signed attributes: messageDigest, and Apple's two CDHashes attributes naming the directory.
-  const message = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(forge.util.createBuffer(cms.toString("binary"))));
-  const signerInfos = (message as unknown as { rawCapture: { signerInfos: forge.asn1.Asn1[] } }).rawCapture.signerInfos;
+  const message = forge.pkcs7.messageFromAsn1(
+    forge.asn1.fromDer(forge.util.createBuffer(cms.toString("binary"))),
+  );
+  const signerInfos = (message as unknown as { rawCapture: { signerInfos: forge.asn1.Asn1[] } }).rawCapture
+    .signerInfos;
   const signer = signerInfos[0]?.value as forge.asn1.Asn1[];
-  const attributes = (signer.find((node) => node.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC)?.value ?? []) as forge.asn1.Asn1[];
+  const attributes = (signer.find((node) => node.tagClass === forge.asn1.Class.CONTEXT_SPECIFIC)?.value ??
+    []) as forge.asn1.Asn1[];
   const byOid = new Map<string, forge.asn1.Asn1>();
   for (const attribute of attributes) {
     const [oid, values] = attribute.value as forge.asn1.Asn1[];
-    byOid.set(forge.asn1.derToOid(oid?.value as string), (values?.value as forge.asn1.Asn1[])[0] as forge.asn1.Asn1);
+    byOid.set(
+      forge.asn1.derToOid(oid?.value as string),
+      ((values?.value ?? []) as forge.asn1.Asn1[])[0] as forge.asn1.Asn1,
+    );
   }
   const bytes = (node: forge.asn1.Asn1 | undefined) => Buffer.from(node?.value as string, "binary");
   const digest = sha256(codeDirectory);
@@ -96,7 +122,8 @@ export function verifySignedMachO(
         if (name === "__LINKEDIT") linkedit = segment;
         if (name === "__TEXT") text = segment;
       }
-      if (cmd === 0x1d) signature = { dataoff: image.readUInt32LE(at + 8), datasize: image.readUInt32LE(at + 12) };
+      if (cmd === 0x1d)
+        signature = { dataoff: image.readUInt32LE(at + 8), datasize: image.readUInt32LE(at + 12) };
       at += image.readUInt32LE(at + 4);
     }
     if (!linkedit || !signature || !text) throw new Error("no __LINKEDIT, __TEXT or LC_CODE_SIGNATURE");
@@ -120,7 +147,10 @@ export function verifySignedMachO(
     expect(nCode).toBe(Math.ceil(codeLimit / pageSize));
     for (let page = 0; page < nCode; page += 1) {
       const expected = sha256(image.subarray(page * pageSize, Math.min((page + 1) * pageSize, codeLimit)));
-      expect(cd.subarray(hashOffset + page * 32, hashOffset + (page + 1) * 32).equals(expected), `page ${page}`).toBe(true);
+      expect(
+        cd.subarray(hashOffset + page * 32, hashOffset + (page + 1) * 32).equals(expected),
+        `page ${page}`,
+      ).toBe(true);
     }
     const specialSlots = new Map<number, Buffer>();
     for (let number = 1; number <= nSpecial; number += 1) {
@@ -128,14 +158,17 @@ export function verifySignedMachO(
     }
     const zero = Buffer.alloc(32);
     const slotFor = (number: number, content: Buffer | undefined) =>
-      expect(specialSlots.get(number) ?? zero, `special slot ${number}`).toEqual(content ? sha256(content) : zero);
+      expect(specialSlots.get(number) ?? zero, `special slot ${number}`).toEqual(
+        content ? sha256(content) : zero,
+      );
     slotFor(1, options.infoPlist);
     slotFor(2, found.get(2));
     slotFor(3, options.codeResources);
     slotFor(5, found.get(5));
     slotFor(7, found.get(7));
     expect(found.get(2)?.readUInt32BE(0)).toBe(0xfade0c01);
-    if (found.has(5)) expect(found.get(7)?.subarray(8, 10)).toEqual(Buffer.from([0x70, found.get(7)?.[9] as number]));
+    if (found.has(5))
+      expect(found.get(7)?.subarray(8, 10)).toEqual(Buffer.from([0x70, found.get(7)?.[9] as number]));
     checkCms((found.get(0x10000) as Buffer).subarray(8), cd, options.caFile, options.scratch);
     const identOffset = cd.readUInt32BE(20);
     const teamOffset = cd.readUInt32BE(48);

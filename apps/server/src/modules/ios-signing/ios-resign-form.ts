@@ -13,7 +13,8 @@ const fileFields = new Set(["file_p12", "file_pp", "file_entitlements"]);
  * while it streams in; every problem is reported per field at once.
  */
 export async function readResignForm(request: FastifyRequest): Promise<ResignInput> {
-  if (!request.isMultipart()) throw AppError.validation({ non_field_errors: ["Send the form as multipart/form-data."] });
+  if (!request.isMultipart())
+    throw AppError.validation({ non_field_errors: ["Send the form as multipart/form-data."] });
   const fields: Record<string, string> = {};
   const files: Record<string, Buffer[]> = {};
   for await (const part of request.parts({ limits: { fileSize: maxFileBytes, files: maxProfiles + 2 } })) {
@@ -29,8 +30,11 @@ export async function readResignForm(request: FastifyRequest): Promise<ResignInp
       if (error.code === "FST_REQ_FILE_TOO_LARGE") return null;
       throw error;
     });
-    if (!bytes || part.file.truncated) throw AppError.validation({ [part.fieldname]: ["The file must be at most 1 MiB."] });
-    (files[part.fieldname] ??= []).push(bytes);
+    if (!bytes || part.file.truncated)
+      throw AppError.validation({ [part.fieldname]: ["The file must be at most 1 MiB."] });
+    const list = files[part.fieldname] ?? [];
+    list.push(bytes);
+    files[part.fieldname] = list;
   }
   const problems: Record<string, string[]> = {};
   const buildId = Number(fields.build_id);
@@ -39,8 +43,10 @@ export async function readResignForm(request: FastifyRequest): Promise<ResignInp
   const password = fields.password ?? fields.p12_password ?? "";
   const profiles = files.file_pp ?? [];
   if (profiles.length === 0) problems.file_pp = ["Send at least one provisioning profile."];
-  if (profiles.length > maxProfiles) problems.file_pp = [`Send at most ${maxProfiles} provisioning profiles.`];
-  if ((files.file_entitlements?.length ?? 0) > 1) problems.file_entitlements = ["Send at most one entitlements file."];
+  if (profiles.length > maxProfiles)
+    problems.file_pp = [`Send at most ${maxProfiles} provisioning profiles.`];
+  if ((files.file_entitlements?.length ?? 0) > 1)
+    problems.file_entitlements = ["Send at most one entitlements file."];
   if (Object.keys(problems).length > 0) throw AppError.validation(problems);
   return {
     buildId,

@@ -1,4 +1,4 @@
-import { ResignError } from "@tarmac/inspector/apple-sign";
+import type { ResignError } from "@tarmac/inspector/apple-sign";
 import { AppError } from "../../http/errors.ts";
 
 export interface ResignInput {
@@ -24,13 +24,19 @@ export function parseBundleIds(text: string | undefined): Record<string, string>
     if (raw.startsWith("{") || raw.startsWith("[")) {
       const parsed: unknown = JSON.parse(raw);
       pairs = Array.isArray(parsed)
-        ? parsed.map((item) => [String(item?.old ?? item?.old_bundle_id), String(item?.new ?? item?.new_bundle_id)])
+        ? parsed.map((item) => [
+            String(item?.old ?? item?.old_bundle_id),
+            String(item?.new ?? item?.new_bundle_id),
+          ])
         : Object.entries(parsed as Record<string, unknown>).map(([old, next]) => [old, String(next)]);
     } else {
-      pairs = raw.split(/[\n,]+/).filter((line) => line.trim()).map((line) => {
-        const [old = "", next = ""] = line.split("=").map((part) => part.trim());
-        return [old, next];
-      });
+      pairs = raw
+        .split(/[\n,]+/)
+        .filter((line) => line.trim())
+        .map((line) => {
+          const [old = "", next = ""] = line.split("=").map((part) => part.trim());
+          return [old, next];
+        });
     }
   } catch {
     throw AppError.validation({ bundle_ids: ["Send a JSON object mapping old bundle ids to new ones."] });
@@ -40,7 +46,12 @@ export function parseBundleIds(text: string | undefined): Record<string, string>
     if (!bundleIdPattern.test(old) || !bundleIdPattern.test(next)) {
       throw AppError.validation({ bundle_ids: [`"${old}" -> "${next}" is not a pair of bundle ids.`] });
     }
-    Object.defineProperty(mapping, old, { value: next, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(mapping, old, {
+      value: next,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return mapping;
 }

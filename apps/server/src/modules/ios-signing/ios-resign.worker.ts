@@ -6,8 +6,8 @@ import { pipeline } from "node:stream/promises";
 import { type AppType, InspectError } from "@tarmac/inspector";
 import { ResignError, readProfile, resignIpa } from "@tarmac/inspector/apple-sign";
 import { AppError } from "../../http/errors.ts";
-import type { BuildRecordService } from "../application/build-record.service.ts";
 import type { ApplicationService } from "../application/application.service.ts";
+import type { BuildRecordService } from "../application/build-record.service.ts";
 import { findResignByTask, finishResign, type IosResignRow } from "./ios-signing.repo.ts";
 import type { IosResignDeps } from "./ios-signing.service.ts";
 import { readP12Identity } from "./p12-identity.ts";
@@ -16,7 +16,8 @@ import { readEntitlements, type SealedMaterial } from "./resign-material.ts";
 /** The spec's upload error codes a failed re-signing reports: 8 set-up, 9 signing failed (6, 7 plan limits). */
 function failureOf(error: unknown): { code: number; detail: string } {
   if (error instanceof ResignError) return { code: 8, detail: error.message };
-  if (error instanceof AppError && typeof error.errorCode === "number") return { code: error.errorCode, detail: error.detail };
+  if (error instanceof AppError && typeof error.errorCode === "number")
+    return { code: error.errorCode, detail: error.detail };
   const reason = error instanceof InspectError || error instanceof Error ? error.message : String(error);
   return { code: 9, detail: `The IPA could not be re-signed: ${reason}` };
 }
@@ -49,7 +50,11 @@ export class IosResignWorker {
       const failure = failureOf(error);
       await this.deps.db.transaction(async (tx) => {
         await finishResign(tx, row.organizationId, row.id, {});
-        await this.deps.derivedBuilds.updateTask(taskId, { state: "FAILURE", errorCode: failure.code, detail: failure.detail }, tx);
+        await this.deps.derivedBuilds.updateTask(
+          taskId,
+          { state: "FAILURE", errorCode: failure.code, detail: failure.detail },
+          tx,
+        );
       });
       // Refusals are answers; anything else is kept by the job queue as well.
       if (!(error instanceof ResignError) && !(error instanceof AppError)) throw error;
@@ -61,18 +66,30 @@ export class IosResignWorker {
   private async resign(row: IosResignRow, workDir: string): Promise<number> {
     const version = await this.deps.builds.findVersion(row.organizationId, row.versionId);
     const app = await this.deps.applications.findApp(row.organizationId, row.applicationId);
-    if (!version || !app) throw new ResignError("bundle", "The build was deleted before it could be re-signed.");
-    if (row.createdBy === null) throw new ResignError("identity", "The person who asked for this re-signing left.");
+    if (!version || !app)
+      throw new ResignError("bundle", "The build was deleted before it could be re-signed.");
+    if (row.createdBy === null)
+      throw new ResignError("identity", "The person who asked for this re-signing left.");
     const material = JSON.parse(this.deps.secrets.open(row.sealedMaterial as string)) as SealedMaterial;
     const identity = readP12Identity(Buffer.from(material.p12, "base64"), material.password);
-    const profiles = material.profiles.map((der, index) => readProfile(Buffer.from(der, "base64"), `Provisioning profile ${index + 1}`));
-    const entitlements = row.customEntitlements ? readEntitlements(Buffer.from(row.customEntitlements, "utf8")) : null;
+    const profiles = material.profiles.map((der, index) =>
+      readProfile(Buffer.from(der, "base64"), `Provisioning profile ${index + 1}`),
+    );
+    const entitlements = row.customEntitlements
+      ? readEntitlements(Buffer.from(row.customEntitlements, "utf8"))
+      : null;
 
     const input = path.join(workDir, "source.ipa");
     const output = path.join(workDir, "resigned.ipa");
     const { driver } = await this.deps.storage.forOrganization(row.organizationId);
     await pipeline(await driver.read(version.fileKey), createWriteStream(input));
-    await resignIpa(input, output, { identity, profiles, bundleIds: row.bundleIds, entitlements, now: this.deps.now() });
+    await resignIpa(input, output, {
+      identity,
+      profiles,
+      bundleIds: row.bundleIds,
+      entitlements,
+      now: this.deps.now(),
+    });
     const fileName = version.fileName.replace(/(\.ipa)?$/i, "-resigned.ipa");
     const result = await this.deps.derivedBuilds.addDerivedVersion(
       row.createdBy,

@@ -11,11 +11,19 @@ import { IosResignService } from "./ios-signing.service.ts";
 /** iOS re-signing of uploaded IPAs with an organization's own identity and profiles. */
 export function createIosSigningModule(
   platform: Platform,
-  deps: ApplicationServices & Pick<StorageServices, "storageResolver"> & Pick<UploadServices, "derivedBuilds">,
+  deps: ApplicationServices &
+    Pick<StorageServices, "storageResolver"> &
+    Pick<UploadServices, "derivedBuilds">,
 ) {
   const { db } = platform.database;
   const now = () => new Date();
-  const common = { db, derivedBuilds: deps.derivedBuilds, storage: deps.storageResolver, secrets: deps.secrets, now };
+  const common = {
+    db,
+    derivedBuilds: deps.derivedBuilds,
+    storage: deps.storageResolver,
+    secrets: deps.secrets,
+    now,
+  };
   const worker = new IosResignWorker({ ...common, builds: deps.builds, applications: deps.applications });
   const jobs = createIosSigningJobs(() => worker);
   const resigns = new IosResignService({

@@ -1,7 +1,10 @@
 import type { AppAction } from "../application/application.policy.ts";
 
 /** Re-signing makes a new build, so it needs what uploading one needs; reading the history, seeing the app. */
-export const resignActions = { start: "build:upload", read: "app:read" } as const satisfies Record<string, AppAction>;
+export const resignActions = { start: "build:upload", read: "app:read" } as const satisfies Record<
+  string,
+  AppAction
+>;
 
 const iosAppType = 1;
 

@@ -4,7 +4,10 @@ import { iosResigns } from "./ios-signing.tables.ts";
 
 export type IosResignRow = typeof iosResigns.$inferSelect;
 
-export async function insertResign(db: Database, values: typeof iosResigns.$inferInsert): Promise<IosResignRow> {
+export async function insertResign(
+  db: Database,
+  values: typeof iosResigns.$inferInsert,
+): Promise<IosResignRow> {
   const [row] = await db.insert(iosResigns).values(values).returning();
   if (!row) throw new Error("ios_resigns insert returned nothing");
   return row;

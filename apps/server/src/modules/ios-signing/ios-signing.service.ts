@@ -15,11 +15,11 @@ import type { StorageResolver } from "../../platform/storage/storage-resolver.ts
 import type { ApplicationService } from "../application/application.service.ts";
 import type { DerivedBuildService } from "../upload/derived-build.service.ts";
 import { storageSource } from "../upload/storage-source.ts";
-import { insertResign, type IosResignRow, listResignsOfVersion } from "./ios-signing.repo.ts";
-import { canResignBuild, resignActions } from "./ios-signing.policy.ts";
 import { type ResignInput, resignRefused } from "./ios-resign-input.ts";
-import { readEntitlements, type SealedMaterial } from "./resign-material.ts";
+import { canResignBuild, resignActions } from "./ios-signing.policy.ts";
+import { type IosResignRow, insertResign, listResignsOfVersion } from "./ios-signing.repo.ts";
 import { readP12Identity } from "./p12-identity.ts";
+import { readEntitlements, type SealedMaterial } from "./resign-material.ts";
 
 export const resignTaskKind = "ios.resign";
 
@@ -38,15 +38,25 @@ export class IosResignService {
   constructor(private readonly deps: IosResignDeps) {}
 
   async list(userId: number, buildId: number): Promise<IosResignRecord[]> {
-    const { version } = await this.deps.applications.getAccessibleVersion(userId, buildId, resignActions.read);
+    const { version } = await this.deps.applications.getAccessibleVersion(
+      userId,
+      buildId,
+      resignActions.read,
+    );
     const rows = await listResignsOfVersion(this.deps.db, version.organizationId, version.id);
-    const tasks = new Map((await this.deps.derivedBuilds.listTasks(rows.map((row) => row.taskId))).map((t) => [t.id, t]));
+    const tasks = new Map(
+      (await this.deps.derivedBuilds.listTasks(rows.map((row) => row.taskId))).map((t) => [t.id, t]),
+    );
     return rows.map((row) => present(row, tasks.get(row.taskId)));
   }
 
   /** Checks everything that can be checked without signing, then queues the work (202 with the task). */
   async start(userId: number, input: ResignInput): Promise<IosResignAccepted> {
-    const { version, app } = await this.deps.applications.getAccessibleVersion(userId, input.buildId, resignActions.start);
+    const { version, app } = await this.deps.applications.getAccessibleVersion(
+      userId,
+      input.buildId,
+      resignActions.start,
+    );
     const buildInfo = (version.buildInfo ?? {}) as Record<string, unknown>;
     if (!canResignBuild({ appType: app.appType, fileType: buildInfo.file_type, state: version.state })) {
       throw AppError.validation({ build_id: ["Only a finished IPA build of an iOS app can be re-signed."] });
@@ -113,13 +123,18 @@ export class IosResignService {
   }
 }
 
-function present(row: IosResignRow, task: { state: string; errorCode: number | null; detail: string } | undefined): IosResignRecord {
+function present(
+  row: IosResignRow,
+  task: { state: string; errorCode: number | null; detail: string } | undefined,
+): IosResignRecord {
   const state = task?.state ?? "FAILURE";
   return {
     id: row.id,
     build_id: row.versionId,
     task_id: row.taskId,
-    state: (["PENDING", "STARTED", "SUCCESS", "FAILURE"].includes(state) ? state : "FAILURE") as IosResignRecord["state"],
+    state: (["PENDING", "STARTED", "SUCCESS", "FAILURE"].includes(state)
+      ? state
+      : "FAILURE") as IosResignRecord["state"],
     error_code: task?.errorCode ?? null,
     detail: task?.detail ?? "",
     bundle_ids: row.bundleIds,

@@ -29,7 +29,10 @@ export function readP12Identity(p12: Buffer, password: string): SigningIdentity 
   const privateKey = keyFromBag(keyBag);
   const certificates: Buffer[] = [];
   for (const bag of certBags) {
-    if (bag.cert) certificates.push(Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes(), "binary"));
+    if (bag.cert)
+      certificates.push(
+        Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(bag.cert)).getBytes(), "binary"),
+      );
   }
   const publicDer = (der: Buffer): Buffer | null => {
     try {

@@ -222,7 +222,12 @@ export class BuildCommitService {
     return { organizationId, applicationId: app.id, versionId: row.id, taskId };
   }
 
-  private async freeDerivedNumber(tx: Database, appId: number, version: string, base: string): Promise<string> {
+  private async freeDerivedNumber(
+    tx: Database,
+    appId: number,
+    version: string,
+    base: string,
+  ): Promise<string> {
     const taken = new Set(
       (await this.deps.builds.listVersionKeys(appId, tx))
         .filter((row) => row.version === version)

@@ -46,7 +46,13 @@ export class DerivedBuildService {
    */
   async addDerivedVersion(
     userId: number,
-    source: { organizationId: number; applicationId: number; appType: AppType; buildNumber: string; comment: string },
+    source: {
+      organizationId: number;
+      applicationId: number;
+      appType: AppType;
+      buildNumber: string;
+      comment: string;
+    },
     filePath: string,
     fileName: string,
   ): Promise<CommitResult> {

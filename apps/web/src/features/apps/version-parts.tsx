@@ -11,6 +11,8 @@ export interface VersionActions {
   onEditNotes: () => void;
   onExchange: () => void;
   onDelete: () => void;
+  /** Re-signs the build; absent for builds that cannot be signed on the server. */
+  onSign?: () => void;
 }
 
 /** One build as a row or a card shows it: what the caller may do with it, and how. */
@@ -106,7 +108,8 @@ export function VersionDownload({
 export function VersionMenu({ version, rights, actions }: VersionItemProps) {
   const { t } = useTranslation();
   const label = useVersionLabel(version);
-  if (!rights.can_edit && !rights.can_delete) return null;
+  const canSign = rights.can_upload && actions.onSign !== undefined;
+  if (!rights.can_edit && !rights.can_delete && !canSign) return null;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -117,6 +120,7 @@ export function VersionMenu({ version, rights, actions }: VersionItemProps) {
       <Menu.Dropdown>
         {rights.can_edit ? <Menu.Item onClick={actions.onEditNotes}>{t("apps.edit_notes")}</Menu.Item> : null}
         {rights.can_edit ? <Menu.Item onClick={actions.onExchange}>{t("exchange.open")}</Menu.Item> : null}
+        {canSign ? <Menu.Item onClick={actions.onSign}>{t("signing.sign")}</Menu.Item> : null}
         {rights.can_delete ? (
           <Menu.Item color="red" onClick={actions.onDelete}>
             {t("apps.delete_version")}

@@ -15,6 +15,7 @@ import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useBreakpoint } from "../../ui/use-breakpoint.ts";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
+import { canResignIos, ResignIosModal } from "./signing/resign-ios-modal.tsx";
 import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
 import { VersionCard } from "./version-card.tsx";
@@ -27,6 +28,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
   const [editing, setEditing] = useState<Version | null>(null);
   const [exchanging, setExchanging] = useState<Version | null>(null);
   const [deleting, setDeleting] = useState<Version | null>(null);
+  const [resigningIos, setResigningIos] = useState<Version | null>(null);
   const query = useQuery({
     queryKey: applicationKeys.builds(app.id, page),
     queryFn: () => listBuilds(app.id, page),
@@ -39,6 +41,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
     onEditNotes: () => setEditing(version),
     onExchange: () => setExchanging(version),
     onDelete: () => setDeleting(version),
+    ...(canResignIos(version) ? { onSign: () => setResigningIos(version) } : {}),
   });
 
   if (query.isPending) return <PageLoader />;
@@ -89,6 +92,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
       <ReleaseNotesDialog version={editing} onClose={() => setEditing(null)} />
       <ExchangeFileModal app={app} version={exchanging} onClose={() => setExchanging(null)} />
       <DeleteVersionDialog version={deleting} onClose={() => setDeleting(null)} />
+      <ResignIosModal version={resigningIos} onClose={() => setResigningIos(null)} />
     </Stack>
   );
 }

@@ -55,7 +55,11 @@ function signatureAlgorithm(key: KeyObject): Buffer {
  * chain, and signed attributes that name the CodeDirectory hash (so the kernel can match the
  * signature to the directory it loads).
  */
-export function signCodeDirectory(codeDirectory: Buffer, identity: SigningIdentity, signingTime: Date): Buffer {
+export function signCodeDirectory(
+  codeDirectory: Buffer,
+  identity: SigningIdentity,
+  signingTime: Date,
+): Buffer {
   const digest = createHash("sha256").update(codeDirectory).digest();
   const cdHashesPlist = writeXmlPlist({ cdhashes: [digest.subarray(0, 20)] });
   const attributes = [

@@ -41,7 +41,8 @@ const rules2: PlistDict = {
 };
 
 const optional = (path: string) => /(^|\/)[^/]*\.lproj\//.test(path);
-const omitted = (path: string) => /(^|\/)\.DS_Store$/.test(path) || /(^|\/)[^/]*\.lproj\/locversion\.plist$/.test(path);
+const omitted = (path: string) =>
+  /(^|\/)\.DS_Store$/.test(path) || /(^|\/)[^/]*\.lproj\/locversion\.plist$/.test(path);
 
 /**
  * The CodeResources plist. `files` are the bundle's own files (not its main executable, not

@@ -18,7 +18,14 @@ export const magic = {
   derEntitlements: 0xfade7172,
   cms: 0xfade0b01,
 };
-export const slot = { infoPlist: 1, requirements: 2, resources: 3, entitlements: 5, derEntitlements: 7, cms: 0x10000 };
+export const slot = {
+  infoPlist: 1,
+  requirements: 2,
+  resources: 3,
+  entitlements: 5,
+  derEntitlements: 7,
+  cms: 0x10000,
+};
 export const pageSize = 4096;
 const hashSize = 32;
 const hashTypeSha256 = 2;
@@ -160,7 +167,8 @@ export function signThinImage(image: Buffer, input: ImageSigningInput): { image:
   cd.writeBigUInt64BE(BigInt(info.text.fileoff), 64);
   cd.writeBigUInt64BE(BigInt(info.text.filesize), 72);
   let execFlags = info.filetype === mhExecute ? execSegMainBinary : 0;
-  if (info.filetype === mhExecute && input.entitlements?.["get-task-allow"] === true) execFlags |= execSegAllowUnsigned;
+  if (info.filetype === mhExecute && input.entitlements?.["get-task-allow"] === true)
+    execFlags |= execSegAllowUnsigned;
   cd.writeBigUInt64BE(BigInt(execFlags), 80);
   identifier.copy(cd, headerSize);
   team.copy(cd, headerSize + identifier.length);

@@ -57,7 +57,8 @@ export async function readIpaBundles(zip: ZipArchive): Promise<IpaBundle[]> {
     if (!bundleId || !executable) {
       throw new ResignError("bundle", `${root}Info.plist lacks CFBundleIdentifier or CFBundleExecutable.`);
     }
-    if (!zip.find(`${root}${executable}`)) throw new ResignError("bundle", `${root}${executable} is missing.`);
+    if (!zip.find(`${root}${executable}`))
+      throw new ResignError("bundle", `${root}${executable} is missing.`);
     bundles.push({ root, kind, infoPlist, bundleId, executable, depth: root.split("/").length });
   }
   return bundles.sort((a, b) => b.depth - a.depth || a.root.localeCompare(b.root));

@@ -70,7 +70,12 @@ export function isMachO(head: Buffer): boolean {
   if (head.length < 4) return false;
   const le = head.readUInt32LE(0);
   if (le === magic64 || le === magic32) return true;
-  return head.readUInt32BE(0) === fatMagic && head.length >= 8 && head.readUInt32BE(4) > 0 && head.readUInt32BE(4) <= 30;
+  return (
+    head.readUInt32BE(0) === fatMagic &&
+    head.length >= 8 &&
+    head.readUInt32BE(4) > 0 &&
+    head.readUInt32BE(4) <= 30
+  );
 }
 
 interface Segment {
@@ -98,7 +103,11 @@ export interface ThinImage {
 
 function readSegment(image: Buffer, at: number, is64: boolean): Segment {
   return is64
-    ? { commandOffset: at, fileoff: Number(image.readBigUInt64LE(at + 40)), filesize: Number(image.readBigUInt64LE(at + 48)) }
+    ? {
+        commandOffset: at,
+        fileoff: Number(image.readBigUInt64LE(at + 40)),
+        filesize: Number(image.readBigUInt64LE(at + 48)),
+      }
     : { commandOffset: at, fileoff: image.readUInt32LE(at + 32), filesize: image.readUInt32LE(at + 36) };
 }
 
@@ -110,7 +119,8 @@ export function readThinImage(image: Buffer): ThinImage {
   const headerSize = is64 ? 32 : 28;
   const ncmds = image.readUInt32LE(16);
   const sizeofcmds = image.readUInt32LE(20);
-  if (headerSize + sizeofcmds > image.length) throw new MachOError("load commands lie past the end of the image");
+  if (headerSize + sizeofcmds > image.length)
+    throw new MachOError("load commands lie past the end of the image");
   let text: Segment | null = null;
   let linkedit: Segment | null = null;
   let signatureCommand: number | null = null;
@@ -119,7 +129,8 @@ export function readThinImage(image: Buffer): ThinImage {
   for (let index = 0; index < ncmds; index += 1) {
     const cmd = image.readUInt32LE(at);
     const cmdsize = image.readUInt32LE(at + 4);
-    if (cmdsize < 8 || at + cmdsize > headerSize + sizeofcmds) throw new MachOError("a load command overruns the others");
+    if (cmdsize < 8 || at + cmdsize > headerSize + sizeofcmds)
+      throw new MachOError("a load command overruns the others");
     if (cmd === lcSegment64 || cmd === lcSegment) {
       const name = image.toString("latin1", at + 8, at + 24).replace(/\0+$/, "");
       const segment = readSegment(image, at, cmd === lcSegment64);
@@ -147,7 +158,8 @@ export function readThinImage(image: Buffer): ThinImage {
       throw new MachOError("the code signature is not at the end of __LINKEDIT");
     }
   } else {
-    if (linkeditEnd !== image.length) throw new MachOError("data follows __LINKEDIT; the image cannot take a signature");
+    if (linkeditEnd !== image.length)
+      throw new MachOError("data follows __LINKEDIT; the image cannot take a signature");
     codeLimit = Math.ceil(linkeditEnd / 16) * 16;
   }
   return {
@@ -164,7 +176,13 @@ export function readThinImage(image: Buffer): ThinImage {
   };
 }
 
-function writeSegmentSizes(image: Buffer, segment: Segment, is64: boolean, filesize: number, pageSize: number) {
+function writeSegmentSizes(
+  image: Buffer,
+  segment: Segment,
+  is64: boolean,
+  filesize: number,
+  pageSize: number,
+) {
   const vmsize = Math.ceil(filesize / pageSize) * pageSize;
   if (is64) {
     image.writeBigUInt64LE(BigInt(vmsize), segment.commandOffset + 32);
@@ -198,6 +216,12 @@ export function makeRoomForSignature(image: Buffer, info: ThinImage, signatureSi
   out.writeUInt32LE(info.codeLimit, command + 8);
   out.writeUInt32LE(signatureSize, command + 12);
   const pageSize = info.cputype === cpuTypeArm64 ? 0x4000 : 0x1000;
-  writeSegmentSizes(out, info.linkedit, info.is64, info.codeLimit + signatureSize - info.linkedit.fileoff, pageSize);
+  writeSegmentSizes(
+    out,
+    info.linkedit,
+    info.is64,
+    info.codeLimit + signatureSize - info.linkedit.fileoff,
+    pageSize,
+  );
   return out;
 }

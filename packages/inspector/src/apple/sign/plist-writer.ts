@@ -11,7 +11,9 @@ function writeValue(value: PlistValue, indent: string): string {
   if (typeof value === "boolean") return `${indent}<${value}/>\n`;
   if (typeof value === "bigint") return `${indent}<integer>${value}</integer>\n`;
   if (typeof value === "number") {
-    return Number.isInteger(value) ? `${indent}<integer>${value}</integer>\n` : `${indent}<real>${value}</real>\n`;
+    return Number.isInteger(value)
+      ? `${indent}<integer>${value}</integer>\n`
+      : `${indent}<real>${value}</real>\n`;
   }
   if (Buffer.isBuffer(value)) return `${indent}<data>${value.toString("base64")}</data>\n`;
   if (Array.isArray(value)) {
@@ -21,7 +23,10 @@ function writeValue(value: PlistValue, indent: string): string {
   const keys = Object.keys(value).sort();
   if (keys.length === 0) return `${indent}<dict/>\n`;
   const body = keys
-    .map((key) => `${indent}\t<key>${escapeXml(key)}</key>\n${writeValue(value[key] as PlistValue, `${indent}\t`)}`)
+    .map(
+      (key) =>
+        `${indent}\t<key>${escapeXml(key)}</key>\n${writeValue(value[key] as PlistValue, `${indent}\t`)}`,
+    )
     .join("");
   return `${indent}<dict>\n${body}${indent}</dict>\n`;
 }

@@ -48,7 +48,12 @@ export function readProfile(der: Buffer, label: string): Profile {
   const applicationId = stringOf(entitlements["application-identifier"]);
   const teamId = stringOf(Array.isArray(dict.TeamIdentifier) ? dict.TeamIdentifier[0] : undefined);
   const expires = new Date(stringOf(dict.ExpirationDate) ?? "");
-  if (!applicationId || !teamId || Number.isNaN(expires.getTime()) || !applicationId.startsWith(`${teamId}.`)) {
+  if (
+    !applicationId ||
+    !teamId ||
+    Number.isNaN(expires.getTime()) ||
+    !applicationId.startsWith(`${teamId}.`)
+  ) {
     throw new ResignError("profile", `${label} lacks its team, application identifier or expiration date.`);
   }
   const certificates = Array.isArray(dict.DeveloperCertificates) ? dict.DeveloperCertificates : [];
@@ -82,7 +87,10 @@ export function profileFor(profiles: Profile[], bundleId: string): Profile | nul
 /** The identity may sign with this profile: its certificate is listed and neither has expired. */
 export function checkProfileForIdentity(profile: Profile, certificate: Buffer, now: Date): void {
   if (profile.expires.getTime() <= now.getTime()) {
-    throw new ResignError("expired", `The provisioning profile "${profile.name}" expired on ${profile.expires.toISOString()}.`);
+    throw new ResignError(
+      "expired",
+      `The provisioning profile "${profile.name}" expired on ${profile.expires.toISOString()}.`,
+    );
   }
   if (!profile.certificateFingerprints.has(fingerprint(certificate))) {
     throw new ResignError(
@@ -95,10 +103,16 @@ export function checkProfileForIdentity(profile: Profile, certificate: Buffer, n
 export function checkCertificateDates(certificate: Buffer, now: Date): X509Certificate {
   const x509 = new X509Certificate(certificate);
   if (new Date(x509.validTo).getTime() <= now.getTime()) {
-    throw new ResignError("expired", `The p12's certificate expired on ${new Date(x509.validTo).toISOString()}.`);
+    throw new ResignError(
+      "expired",
+      `The p12's certificate expired on ${new Date(x509.validTo).toISOString()}.`,
+    );
   }
   if (new Date(x509.validFrom).getTime() > now.getTime()) {
-    throw new ResignError("expired", `The p12's certificate is not valid before ${new Date(x509.validFrom).toISOString()}.`);
+    throw new ResignError(
+      "expired",
+      `The p12's certificate is not valid before ${new Date(x509.validFrom).toISOString()}.`,
+    );
   }
   return x509;
 }

@@ -24,8 +24,8 @@ import {
   checkProfileForIdentity,
   entitlementsFor,
   type Profile,
-  ResignError,
   profileFor,
+  ResignError,
 } from "./profiles.ts";
 import { entryDataOffset, ZipWriter } from "./zip-writer.ts";
 
@@ -58,12 +58,21 @@ export function planResign(bundles: IpaBundle[], options: ResignOptions): Resign
   const x509 = checkCertificateDates(options.identity.certificate, options.now);
   const { commonName, teamId } = certificateNames(x509);
   if (!commonName || !teamId) {
-    throw new ResignError("identity", "The p12's certificate names no common name or team (OU); it is not an Apple signing certificate.");
+    throw new ResignError(
+      "identity",
+      "The p12's certificate names no common name or team (OU); it is not an Apple signing certificate.",
+    );
   }
-  if (options.profiles.length === 0) throw new ResignError("profile", "At least one provisioning profile is needed.");
-  const mapped = Object.keys(options.bundleIds).filter((old) => !bundles.some((b) => b.bundleId === old || b.bundleId.startsWith(`${old}.`)));
+  if (options.profiles.length === 0)
+    throw new ResignError("profile", "At least one provisioning profile is needed.");
+  const mapped = Object.keys(options.bundleIds).filter(
+    (old) => !bundles.some((b) => b.bundleId === old || b.bundleId.startsWith(`${old}.`)),
+  );
   if (mapped.length > 0) {
-    throw new ResignError("profile_mismatch", `No bundle in the IPA has the bundle id ${mapped.join(", ")} named in bundle_ids.`);
+    throw new ResignError(
+      "profile_mismatch",
+      `No bundle in the IPA has the bundle id ${mapped.join(", ")} named in bundle_ids.`,
+    );
   }
   const main = bundles.find((bundle) => bundle.depth === 3);
   const planned = bundles.map((bundle): PlannedBundle => {
@@ -71,10 +80,16 @@ export function planResign(bundles: IpaBundle[], options: ResignOptions): Resign
     if (bundle.kind === "framework") return { bundle, newBundleId, profile: null, entitlements: null };
     const profile = profileFor(options.profiles, newBundleId);
     if (!profile) {
-      throw new ResignError("profile_mismatch", `No provisioning profile matches the bundle id ${newBundleId} (${bundle.root.slice(8, -1)}).`);
+      throw new ResignError(
+        "profile_mismatch",
+        `No provisioning profile matches the bundle id ${newBundleId} (${bundle.root.slice(8, -1)}).`,
+      );
     }
     if (profile.teamId !== teamId) {
-      throw new ResignError("profile_mismatch", `The provisioning profile "${profile.name}" belongs to team ${profile.teamId}, the p12 to team ${teamId}.`);
+      throw new ResignError(
+        "profile_mismatch",
+        `The provisioning profile "${profile.name}" belongs to team ${profile.teamId}, the p12 to team ${teamId}.`,
+      );
     }
     checkProfileForIdentity(profile, options.identity.certificate, options.now);
     const custom = bundle === main ? options.entitlements : null;
@@ -99,7 +114,10 @@ interface Digests {
 }
 
 function digestsOf(bytes: Buffer): Digests {
-  return { sha1: createHash("sha1").update(bytes).digest(), sha256: createHash("sha256").update(bytes).digest() };
+  return {
+    sha1: createHash("sha1").update(bytes).digest(),
+    sha256: createHash("sha256").update(bytes).digest(),
+  };
 }
 
 async function streamDigests(path: string, handle: FileHandle, entry: ZipEntry): Promise<Digests> {
@@ -107,7 +125,11 @@ async function streamDigests(path: string, handle: FileHandle, entry: ZipEntry):
   const sha256 = createHash("sha256");
   if (entry.uncompressedSize > 0) {
     const start = await entryDataOffset(handle, entry);
-    const raw = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 });
+    const raw = createReadStream(path, {
+      start,
+      end: start + entry.compressedSize - 1,
+      highWaterMark: 1 << 20,
+    });
     const stream = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
     for await (const chunk of stream) {
       sha1.update(chunk as Buffer);
@@ -155,7 +177,10 @@ class Resigner {
   }
 
   /** Signs a thin or fat Mach-O; the CodeDirectory hash of the first slice names it to its parent. */
-  private signBinary(file: Buffer, input: Omit<Parameters<typeof signThinImage>[1], "identity" | "commonName" | "teamId" | "signingTime">) {
+  private signBinary(
+    file: Buffer,
+    input: Omit<Parameters<typeof signThinImage>[1], "identity" | "commonName" | "teamId" | "signingTime">,
+  ) {
     const common = {
       ...input,
       identity: this.options.identity,
@@ -261,7 +286,11 @@ export interface ResignResult {
 }
 
 /** Re-signs `input` into `output` (a new file). Throws ResignError when the request does not fit the IPA. */
-export async function resignIpa(input: string, output: string, options: ResignOptions): Promise<ResignResult> {
+export async function resignIpa(
+  input: string,
+  output: string,
+  options: ResignOptions,
+): Promise<ResignResult> {
   const source = await fileSource(input);
   const handle = await open(input, "r");
   try {
@@ -282,8 +311,6 @@ export async function resignIpa(input: string, output: string, options: ResignOp
     await source.close?.();
   }
 }
-
-
 
 /** The same check on an IPA read by random access (e.g. straight from object storage). */
 export async function checkResignSource(source: ByteSource, options: ResignOptions): Promise<ResignPlan> {

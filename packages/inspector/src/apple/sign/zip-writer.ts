@@ -66,8 +66,18 @@ export class ZipWriter {
     const method = directory || compressed.length >= data.length ? 0 : 8;
     const body = method === 8 ? compressed : data;
     this.checkSize(body.length);
-    const entry = { name: Buffer.from(name), method, crc: crc32(data), compressedSize: body.length, size: data.length };
-    this.written.push({ ...entry, offset: this.offset, externalAttributes: this.attributes(directory, mode) });
+    const entry = {
+      name: Buffer.from(name),
+      method,
+      crc: crc32(data),
+      compressedSize: body.length,
+      size: data.length,
+    };
+    this.written.push({
+      ...entry,
+      offset: this.offset,
+      externalAttributes: this.attributes(directory, mode),
+    });
     await this.write(this.localHeader(entry));
     await this.write(body);
   }
@@ -83,10 +93,18 @@ export class ZipWriter {
       compressedSize: entry.compressedSize,
       size: entry.uncompressedSize,
     };
-    this.written.push({ ...header, offset: this.offset, externalAttributes: this.attributes(entry.isDirectory, mode) });
+    this.written.push({
+      ...header,
+      offset: this.offset,
+      externalAttributes: this.attributes(entry.isDirectory, mode),
+    });
     await this.write(this.localHeader(header));
     if (entry.compressedSize === 0) return;
-    const stream = createReadStream(path, { start, end: start + entry.compressedSize - 1, highWaterMark: 1 << 20 });
+    const stream = createReadStream(path, {
+      start,
+      end: start + entry.compressedSize - 1,
+      highWaterMark: 1 << 20,
+    });
     for await (const chunk of stream) await this.write(chunk as Buffer);
   }
 
@@ -116,7 +134,8 @@ export class ZipWriter {
     }
     const directory = Buffer.concat(parts);
     this.checkSize(directory.length + 22);
-    if (this.written.length > 0xffff) throw new Error("the re-signed IPA has too many files for a ZIP without ZIP64");
+    if (this.written.length > 0xffff)
+      throw new Error("the re-signed IPA has too many files for a ZIP without ZIP64");
     const end = Buffer.alloc(22);
     end.writeUInt32LE(0x06054b50, 0);
     end.writeUInt16LE(this.written.length, 8);
