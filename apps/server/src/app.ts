@@ -73,17 +73,9 @@ export function createModules(platform: Platform) {
     ...application.services,
   });
   const storage = createStorageModule(platform, { ...organization.services, ...application.services });
-  const upload = createUploadModule(platform, {
-    ...common,
-    ...application.services,
-    ...storage.services,
-    installPage,
-  });
-  const iosSigning = createIosSigningModule(platform, {
-    ...application.services,
-    ...storage.services,
-    ...upload.services,
-  });
+  const buildServices = { ...application.services, ...storage.services };
+  const upload = createUploadModule(platform, { ...common, ...buildServices, installPage });
+  const iosSigning = createIosSigningModule(platform, { ...buildServices, ...upload.services });
   const tester = createTesterModule(platform, { ...users.services, ...application.services });
   const distribution = createDistributionModule(platform, {
     ...organization.services,
