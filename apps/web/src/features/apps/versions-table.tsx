@@ -1,7 +1,7 @@
 // The app's builds, newest first, paged by the server.
 import { Paper, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   type ApplicationRecord,
@@ -15,12 +15,15 @@ import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useBreakpoint } from "../../ui/use-breakpoint.ts";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
-import { canResignIos, ResignIosModal } from "./signing/resign-ios-modal.tsx";
+import { canResignIos } from "./signing/can-resign-ios.ts";
 import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
 import { VersionCard } from "./version-card.tsx";
 import type { VersionActions } from "./version-parts.tsx";
 import { DeleteVersionDialog, VersionRow } from "./version-row.tsx";
+
+// The signing form is loaded the first time someone opens it, not with every app page.
+const ResignIosModal = lazy(() => import("./signing/resign-ios-modal.tsx"));
 
 export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights: MyAppRole }) {
   const { t } = useTranslation();
@@ -92,7 +95,11 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
       <ReleaseNotesDialog version={editing} onClose={() => setEditing(null)} />
       <ExchangeFileModal app={app} version={exchanging} onClose={() => setExchanging(null)} />
       <DeleteVersionDialog version={deleting} onClose={() => setDeleting(null)} />
-      <ResignIosModal version={resigningIos} onClose={() => setResigningIos(null)} />
+      {resigningIos ? (
+        <Suspense fallback={null}>
+          <ResignIosModal version={resigningIos} onClose={() => setResigningIos(null)} />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }

@@ -11,7 +11,14 @@ export function canResignIos(version: Version): boolean {
   );
 }
 
-export function ResignIosModal({ version, onClose }: { version: Version | null; onClose: () => void }) {
+// A default export: the versions table loads this dialog only when it is opened.
+export default function ResignIosModal({
+  version,
+  onClose,
+}: {
+  version: Version | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Modal
