@@ -11,6 +11,8 @@ const magic32 = 0xfeedface;
 const lcSegment = 0x1;
 const lcSegment64 = 0x19;
 const lcCodeSignature = 0x1d;
+const lcEncryptionInfo = 0x21;
+const lcEncryptionInfo64 = 0x2c;
 export const mhExecute = 2;
 const cpuTypeArm64 = 0x0100000c;
 
@@ -145,6 +147,9 @@ export function readThinImage(image: Buffer): ThinImage {
       }
     } else if (cmd === lcCodeSignature) {
       signatureCommand = at;
+    } else if ((cmd === lcEncryptionInfo || cmd === lcEncryptionInfo64) && image.readUInt32LE(at + 16) !== 0) {
+      // FairPlay-encrypted code (an App Store download) would not run under any other signature.
+      throw new MachOError("the binary is encrypted by the App Store (FairPlay) and cannot be re-signed");
     }
     at += cmdsize;
   }
