@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { uploadNewApp } from "../builds/upload-helpers.ts";
+import { setLimits, uploadNewApp } from "../builds/upload-helpers.ts";
 import { authHeader } from "../helpers/factories.ts";
 import { addMember, createOrganization } from "../helpers/org-factories.ts";
 import { iosResigns, versions } from "../helpers/tables.ts";
@@ -115,8 +115,16 @@ describe("POST /api/app-resign-ios-build/", () => {
       fileName: "Demo-resigned.ipa",
       state: "ready",
     });
-    const info = resigned?.buildInfo as { signing?: { profile?: { name?: string } } };
-    expect(JSON.stringify(info)).toContain("Tarmac wildcard");
+    expect(JSON.stringify(resigned?.buildInfo)).toContain("Tarmac wildcard");
+    // Listed with the app's builds like any upload, with its download link.
+    const builds = await t.app.inject({
+      method: "GET",
+      url: `/api/applications/${app.id}/builds/?page=1`,
+      headers: authHeader(owner.token),
+    });
+    const listedBuild = builds.json().results.find((row: { id: number }) => row.id === resigned?.id);
+    expect(listedBuild).toMatchObject({ build_version_number: "140.r1", state: "ready" });
+    expect(listedBuild.download_url).toEqual(expect.any(String));
 
     const listed = await t.app.inject({
       method: "GET",
@@ -137,6 +145,28 @@ describe("POST /api/app-resign-ios-build/", () => {
     const [row] = await t.database.db.select().from(iosResigns).where(eq(iosResigns.taskId, taskId));
     expect(row?.sealedMaterial).toBeNull();
     expect(listed.body).not.toContain(fx.password);
+  });
+
+  it("numbers repeated re-signings .r1, .r2 and ends the task with the plan's error when the build limit is reached", async () => {
+    const { organization, owner, app, build } = await iosApp();
+    await setLimits(t, organization.id, { buildLimit: 3 });
+    const outcomes: Array<Record<string, unknown>> = [];
+    for (let round = 0; round < 3; round += 1) {
+      const started = await postResign(owner.token, resignParts(build.id));
+      expect(started.statusCode, started.body).toBe(202);
+      outcomes.push(await pollTask(owner.token, started.json().task_id));
+    }
+    expect(outcomes.map((task) => [task.state, task.error_code])).toEqual([
+      ["SUCCESS", null],
+      ["SUCCESS", null],
+      ["FAILURE", 7],
+    ]);
+    const numbers = (await t.database.db.select().from(versions).where(eq(versions.applicationId, app.id)))
+      .map((row) => row.buildNumber)
+      .sort();
+    expect(numbers).toEqual(["140", "140.r1", "140.r2"]);
+    const rows = await t.database.db.select().from(iosResigns).where(eq(iosResigns.versionId, build.id));
+    expect(rows.every((row) => row.sealedMaterial === null)).toBe(true);
   });
 
   it("answers error 8 with what to fix before anything is queued", async () => {
