@@ -147,7 +147,10 @@ export function readThinImage(image: Buffer): ThinImage {
       }
     } else if (cmd === lcCodeSignature) {
       signatureCommand = at;
-    } else if ((cmd === lcEncryptionInfo || cmd === lcEncryptionInfo64) && image.readUInt32LE(at + 16) !== 0) {
+    } else if (
+      (cmd === lcEncryptionInfo || cmd === lcEncryptionInfo64) &&
+      image.readUInt32LE(at + 16) !== 0
+    ) {
       // FairPlay-encrypted code (an App Store download) would not run under any other signature.
       throw new MachOError("the binary is encrypted by the App Store (FairPlay) and cannot be re-signed");
     }
