@@ -4,14 +4,13 @@
  * its loose dylibs and executable signed, and its CodeResources sealed again. Files that do not
  * change are copied with their compressed bytes untouched, so a large IPA streams through.
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
-import { createInflateRaw } from "node:zlib";
+import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { PlistDict } from "../../plist/types.ts";
 import { type ByteSource, fileSource } from "../../source.ts";
 import { openZip } from "../../zip/index.ts";
-import type { ZipArchive, ZipEntry } from "../../zip/types.ts";
+import type { ZipArchive } from "../../zip/types.ts";
 import type { SigningIdentity } from "./cms-signature.ts";
 import { buildCodeResources, type FileSeal, type NestedSeal } from "./code-resources.ts";
 import { requirementText, signThinImage } from "./code-signature.ts";
@@ -27,7 +26,9 @@ import {
   profileFor,
   ResignError,
 } from "./profiles.ts";
-import { entryDataOffset, ZipWriter } from "./zip-writer.ts";
+import { type Digests, digestsOf, ReplacedFiles } from "./replaced-files.ts";
+import { readWholeEntry, streamDigests } from "./zip-entry-stream.ts";
+import { ZipWriter } from "./zip-writer.ts";
 
 export interface ResignOptions {
   identity: SigningIdentity;
@@ -108,42 +109,9 @@ export async function checkResign(ipaPath: string, options: ResignOptions): Prom
   }
 }
 
-interface Digests {
-  sha1: Buffer;
-  sha256: Buffer;
-}
-
-function digestsOf(bytes: Buffer): Digests {
-  return {
-    sha1: createHash("sha1").update(bytes).digest(),
-    sha256: createHash("sha256").update(bytes).digest(),
-  };
-}
-
-async function streamDigests(path: string, handle: FileHandle, entry: ZipEntry): Promise<Digests> {
-  const sha1 = createHash("sha1");
-  const sha256 = createHash("sha256");
-  if (entry.uncompressedSize > 0) {
-    const start = await entryDataOffset(handle, entry);
-    const raw = createReadStream(path, {
-      start,
-      end: start + entry.compressedSize - 1,
-      highWaterMark: 1 << 20,
-    });
-    const stream = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
-    for await (const chunk of stream) {
-      sha1.update(chunk as Buffer);
-      sha256.update(chunk as Buffer);
-    }
-  }
-  return { sha1: sha1.digest(), sha256: sha256.digest() };
-}
-
-const maxBinaryBytes = 1536 * 1024 * 1024;
-
 class Resigner {
   /** Final bytes of every file that changes or is added, by archive path. */
-  readonly replaced = new Map<string, Buffer>();
+  readonly replaced: ReplacedFiles;
   private readonly digests = new Map<string, Digests>();
   private readonly seals = new Map<string, NestedSeal & { root: string }>();
 
@@ -153,11 +121,14 @@ class Resigner {
     private readonly zip: ZipArchive,
     private readonly plan: ResignPlan,
     private readonly options: ResignOptions,
-  ) {}
+    scratch: string,
+  ) {
+    this.replaced = new ReplacedFiles(scratch);
+  }
 
   private async digest(name: string): Promise<Digests> {
-    const replaced = this.replaced.get(name);
-    if (replaced) return digestsOf(replaced);
+    const replaced = this.replaced.digest(name);
+    if (replaced) return replaced;
     let known = this.digests.get(name);
     if (!known) {
       const entry = this.zip.find(name);
@@ -169,11 +140,11 @@ class Resigner {
   }
 
   private async bytesOf(name: string): Promise<Buffer> {
-    const replaced = this.replaced.get(name);
+    const replaced = await this.replaced.read(name);
     if (replaced) return replaced;
     const entry = this.zip.find(name);
     if (!entry) throw new Error(`${name} vanished from the archive`);
-    return this.zip.read(entry, maxBinaryBytes);
+    return readWholeEntry(this.path, this.handle, entry);
   }
 
   /** Signs a thin or fat Mach-O; the CodeDirectory hash of the first slice names it to its parent. */
@@ -207,16 +178,19 @@ class Resigner {
     const own = names.filter(isOwn);
     const infoName = `${bundle.root}Info.plist`;
     if (newBundleId !== bundle.bundleId) {
-      this.replaced.set(infoName, writeXmlPlist({ ...bundle.infoPlist, CFBundleIdentifier: newBundleId }));
+      await this.replaced.set(
+        infoName,
+        writeXmlPlist({ ...bundle.infoPlist, CFBundleIdentifier: newBundleId }),
+      );
     }
-    if (profile) this.replaced.set(`${bundle.root}embedded.mobileprovision`, profile.der);
+    if (profile) await this.replaced.set(`${bundle.root}embedded.mobileprovision`, profile.der);
     const executable = `${bundle.root}${bundle.executable}`;
     for (const name of own) {
       if (name === executable || !name.endsWith(".dylib")) continue;
       const bytes = await this.bytesOf(name);
       if (!isMachO(bytes.subarray(0, 8))) continue;
       const identifier = name.slice(name.lastIndexOf("/") + 1).replace(/\.dylib$/, "");
-      this.replaced.set(name, this.signBinary(bytes, { identifier }).image);
+      await this.replaced.set(name, this.signBinary(bytes, { identifier }).image);
     }
     const sealName = `${bundle.root}_CodeSignature/CodeResources`;
     const relative = (name: string) => name.slice(bundle.root.length);
@@ -235,14 +209,14 @@ class Resigner {
       .filter((seal) => isOwn(seal.root.slice(0, -1)))
       .map((seal) => ({ ...seal, path: relative(seal.root.slice(0, -1)) }));
     const codeResources = buildCodeResources(files, nestedFiles, nested);
-    this.replaced.set(sealName, codeResources);
+    await this.replaced.set(sealName, codeResources);
     const signed = this.signBinary(await this.bytesOf(executable), {
       identifier: newBundleId,
       infoPlistHash: (await this.digest(infoName)).sha256,
       resourcesHash: digestsOf(codeResources).sha256,
       ...(entitlements ? { entitlements } : {}),
     });
-    this.replaced.set(executable, signed.image);
+    await this.replaced.set(executable, signed.image);
     this.seals.set(bundle.root, {
       root: bundle.root,
       path: "",
@@ -253,11 +227,11 @@ class Resigner {
 
   private allNames(): string[] {
     const names = this.zip.entries.filter((entry) => !entry.isDirectory).map((entry) => entry.name);
-    return [...new Set([...names, ...this.replaced.keys()])];
+    return [...new Set([...names, ...this.replaced.names()])];
   }
 
   private addedUnder(root: string): string[] {
-    return [...this.replaced.keys()].filter((name) => name.startsWith(root) && !this.zip.find(name));
+    return this.replaced.names().filter((name) => name.startsWith(root) && !this.zip.find(name));
   }
 
   async write(output: string): Promise<void> {
@@ -267,12 +241,13 @@ class Resigner {
       const executables = new Set(this.plan.bundles.map((p) => `${p.bundle.root}${p.bundle.executable}`));
       const mode = (name: string) => (executables.has(name) || name.endsWith(".dylib") ? 0o755 : 0o644);
       for (const entry of this.zip.entries) {
-        const bytes = this.replaced.get(entry.name);
+        const bytes = await this.replaced.read(entry.name);
         if (bytes) await writer.addBuffer(entry.name, bytes, mode(entry.name));
         else await writer.copyEntry(this.handle, this.path, entry, mode(entry.name));
       }
-      for (const [name, bytes] of this.replaced) {
-        if (!this.zip.find(name)) await writer.addBuffer(name, bytes, mode(name));
+      for (const name of this.replaced.names()) {
+        const bytes = await this.replaced.read(name);
+        if (bytes && !this.zip.find(name)) await writer.addBuffer(name, bytes, mode(name));
       }
       await writer.finish();
     } finally {
@@ -293,10 +268,11 @@ export async function resignIpa(
 ): Promise<ResignResult> {
   const source = await fileSource(input);
   const handle = await open(input, "r");
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "tarmac-resign-"));
   try {
     const zip = await openZip(source);
     const plan = planResign(await readIpaBundles(zip), options);
-    const resigner = new Resigner(input, handle, zip, plan, options);
+    const resigner = new Resigner(input, handle, zip, plan, options, scratch);
     for (const planned of plan.bundles) await resigner.signBundle(planned);
     await resigner.write(output);
     return {
@@ -307,6 +283,7 @@ export async function resignIpa(
       })),
     };
   } finally {
+    await rm(scratch, { recursive: true, force: true });
     await handle.close();
     await source.close?.();
   }
