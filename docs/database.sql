@@ -276,6 +276,31 @@ create table install_reservations (
   constraint install_reservations_version_id_versions_id_fk FOREIGN KEY (version_id) REFERENCES versions(id) ON DELETE CASCADE
 );
 
+create table ios_resigns (
+  id bigint not null generated always as identity,
+  organization_id bigint not null,
+  application_id bigint not null,
+  version_id bigint not null,
+  task_id text not null,
+  result_version_id bigint,
+  created_by bigint,
+  bundle_ids jsonb not null default '{}'::jsonb,
+  certificate_subject text not null,
+  certificate_sha256 text not null,
+  certificate_expires timestamp with time zone not null,
+  profiles jsonb not null default '[]'::jsonb,
+  custom_entitlements text,
+  sealed_material text,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint ios_resigns_application_id_applications_id_fk FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
+  constraint ios_resigns_created_by_users_id_fk FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL,
+  constraint ios_resigns_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES organizations(id) ON DELETE CASCADE,
+  constraint ios_resigns_pkey PRIMARY KEY (id),
+  constraint ios_resigns_result_version_id_versions_id_fk FOREIGN KEY (result_version_id) REFERENCES versions(id) ON DELETE SET NULL,
+  constraint ios_resigns_version_id_versions_id_fk FOREIGN KEY (version_id) REFERENCES versions(id) ON DELETE CASCADE
+);
+
 create table login_throttle (
   key text not null,
   failures integer not null default 0,
@@ -885,6 +910,9 @@ CREATE INDEX install_events_version_idx ON public.install_events USING btree (ve
 CREATE UNIQUE INDEX install_reservations_client_key ON public.install_reservations USING btree (version_id, distribution_id, client_key);
 CREATE INDEX install_reservations_created_idx ON public.install_reservations USING btree (created_at);
 CREATE INDEX install_reservations_link_idx ON public.install_reservations USING btree (distribution_id);
+CREATE INDEX ios_resigns_org_idx ON public.ios_resigns USING btree (organization_id);
+CREATE INDEX ios_resigns_result_idx ON public.ios_resigns USING btree (result_version_id);
+CREATE INDEX ios_resigns_version_idx ON public.ios_resigns USING btree (version_id);
 CREATE INDEX mail_outbox_to_idx ON public.mail_outbox USING btree (to_address);
 CREATE INDEX memberships_org_role_idx ON public.memberships USING btree (organization_id, role, user_id);
 CREATE UNIQUE INDEX memberships_org_user_key ON public.memberships USING btree (organization_id, user_id);

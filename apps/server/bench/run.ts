@@ -22,6 +22,8 @@
  *    check's throughput while four clients post them against the same check alone.
  * 1c. A resumable (tus) upload against the plain streamed one, same bytes, same run, and a resume
  *    after a cut at half the file: how much was sent in all (resumable-bench.ts).
+ * 6. Re-signing a 300 MiB IPA (resign-bench.ts): time and peak memory of the re-signing process
+ *    (BENCH_RESIGN_MIB, BENCH_ONLY=resign).
  * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 5), BENCH_SECONDS (default 10).
  */
 import { spawnSync } from "node:child_process";
@@ -29,6 +31,7 @@ import { runBucketBench } from "./bucket-bench.ts";
 import { runBulkBench } from "./bulk-bench.ts";
 import { runHostileSsoBench } from "./hostile-sso-bench.ts";
 import { referenceCase, runListBench } from "./list-bench.ts";
+import { runResignBench } from "./resign-bench.ts";
 import { runResumableBench } from "./resumable-bench.ts";
 import { runSearchIndexBench } from "./search-index-bench.ts";
 import { runStartupBench, type StartFigures } from "./startup-bench.ts";
@@ -193,6 +196,13 @@ if (!only || only === "startup") {
   const ratio = (key: "cold" | "warm") =>
     pick(results.tsx[key], "readyMs") / pick(results.bundle[key], "readyMs");
   console.log(`  bundle vs tsx: cold ${ratio("cold").toFixed(2)}x, warm ${ratio("warm").toFixed(2)}x faster`);
+}
+
+if (!only || only === "resign") {
+  const resign = runResignBench();
+  console.log(
+    `iOS re-signing of a ${fixed(resign.ipaMib)} MiB IPA: ${resign.seconds.toFixed(2)} s, peak RSS ${fixed(resign.peakRssMb)} MB`,
+  );
 }
 
 if (!only || only === "sso") {

@@ -12,6 +12,7 @@ import { createFilesModule } from "./modules/files/files.module.ts";
 import { createGdprModule } from "./modules/gdpr/gdpr.module.ts";
 import { createHealthModule } from "./modules/health/health.module.ts";
 import { createIntegrationsModule } from "./modules/integrations/integrations.module.ts";
+import { createIosSigningModule } from "./modules/ios-signing/ios-signing.module.ts";
 import { createMailServerModule } from "./modules/mail-server/mail-server.module.ts";
 import {
   createOrganizationModule,
@@ -88,6 +89,11 @@ export function createModules(platform: Platform) {
     ...storage.services,
     ...upload.services,
   });
+  const iosSigning = createIosSigningModule(platform, {
+    ...application.services,
+    ...storage.services,
+    ...upload.services,
+  });
   const sendBuilds = createSendBuildsModule(platform, {
     ...common,
     ...application.services,
@@ -99,7 +105,8 @@ export function createModules(platform: Platform) {
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
-    ...{ staff, storage, tester, distribution, upload, androidSigning, sendBuilds, integrations, feedback },
+    ...{ staff, storage, tester, distribution, upload, androidSigning, iosSigning },
+    ...{ sendBuilds, integrations, feedback },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

@@ -12,6 +12,7 @@ export * from "./drf-messages.ts";
 export * from "./feedback.ts";
 export * from "./gdpr.ts";
 export * from "./health.ts";
+export * from "./ios-resign.ts";
 export * from "./mail-server.ts";
 export * from "./organization.ts";
 export * from "./outbox.ts";

@@ -8,6 +8,7 @@ export * from "../../src/modules/distribution/distribution.tables.ts";
 export * from "../../src/modules/feedback/feedback.tables.ts";
 export * from "../../src/modules/gdpr/gdpr.tables.ts";
 export * from "../../src/modules/integrations/integrations.tables.ts";
+export * from "../../src/modules/ios-signing/ios-signing.tables.ts";
 export * from "../../src/modules/mail-server/mail-server.tables.ts";
 export * from "../../src/modules/organization/organization.tables.ts";
 export * from "../../src/modules/plan/plan.tables.ts";

@@ -38,6 +38,11 @@ export interface VersionDetails {
   /** The user accepted that the build's bundle id replaces the app's (else error 4). */
   uniqueAppIdChanged?: boolean;
   convertToApk?: boolean;
+  /**
+   * The build was made on the server from another of the app's builds (e.g. re-signed): it may
+   * carry another bundle id and sort below newer builds, and its build number gets a suffix.
+   */
+  derivedFrom?: { buildNumber: string };
   /** Typed by the user; used only when the file itself carries no version. */
   version?: string;
   buildNumber?: string;
@@ -131,7 +136,7 @@ export class BuildCommitService {
 
     const useTyped = !facts.version || facts.versionFromFileName;
     const version = (useTyped && details.version) || facts.version || "";
-    const buildNumber = (useTyped && details.buildNumber) || facts.buildNumber || "0";
+    let buildNumber = (useTyped && details.buildNumber) || facts.buildNumber || "0";
 
     let app: ApplicationRow;
     let created = false;
@@ -144,6 +149,12 @@ export class BuildCommitService {
       const found = await this.deps.applications.findApp(organizationId, target.appId, tx);
       if (!found) throw AppError.notFound();
       app = found;
+      if (details.derivedFrom) {
+        if (staged.appType !== app.appType) throw uploadError(5);
+        buildNumber = await this.freeDerivedNumber(tx, app.id, version, details.derivedFrom.buildNumber);
+      }
+    }
+    if (target.kind === "version" && !details.derivedFrom) {
       newBundleId = await this.checkVersionRules(
         tx,
         app,
@@ -214,6 +225,22 @@ export class BuildCommitService {
     }
     // Only an asked-for conversion is waited for (202 and the task); an automatic one is not.
     return { organizationId, applicationId: app.id, versionId: row.id, taskId: convert ? taskId : null };
+  }
+
+  private async freeDerivedNumber(
+    tx: Database,
+    appId: number,
+    version: string,
+    base: string,
+  ): Promise<string> {
+    const taken = new Set(
+      (await this.deps.builds.listVersionKeys(appId, tx))
+        .filter((row) => row.version === version)
+        .map((row) => row.buildNumber),
+    );
+    let counter = 1;
+    while (taken.has(`${base}.r${counter}`)) counter += 1;
+    return `${base}.r${counter}`;
   }
 
   /** Rules 5, 2, 3, 4 for a new version; returns the bundle id to set when the user accepted a change. */

@@ -10,6 +10,7 @@ import { BuildCommitService } from "./build-commit.service.ts";
 import { BuildCreateService } from "./build-create.service.ts";
 import { CiUploadService } from "./ci-upload.service.ts";
 import { registerConfirmAndExchangeRoutes } from "./confirm-and-exchange.routes.ts";
+import { DerivedBuildService } from "./derived-build.service.ts";
 import { ExchangeService } from "./exchange.service.ts";
 import type { InstallableApkPort } from "./installable-apk-port.ts";
 import { PreloadService } from "./preload.service.ts";
@@ -24,7 +25,7 @@ import { UploadTaskService } from "./upload-task.service.ts";
 
 /**
  * Uploads: streaming builds to storage, resumable (tus) uploads, preloads, CI uploads, file
- * exchange, AAB conversion, the sweep.
+ * exchange, AAB conversion, builds derived on the server (re-signed), the sweep.
  */
 export function createUploadModule(
   platform: Platform,
@@ -105,8 +106,9 @@ export function createUploadModule(
   });
   const exchanges = new ExchangeService({ ...buildDeps, deleteFiles: deps.deleteFiles });
   const tasks = new UploadTaskService(buildDeps);
+  const derivedBuilds = new DerivedBuildService({ ...buildDeps, commits });
   return {
-    services: { sweeper, uploadTasks: tasks },
+    services: { sweeper, uploadTasks: tasks, derivedBuilds },
     routes: async (app) => {
       registerUploadRoutes(app, {
         preloads,

@@ -111,3 +111,8 @@ export async function findLatestUploadTask(
     .limit(1);
   return row ?? null;
 }
+
+export async function findUploadTasks(db: Database, taskIds: string[]): Promise<UploadTaskRow[]> {
+  if (taskIds.length === 0) return [];
+  return db.select().from(uploadTasks).where(anyOf(uploadTasks.id, taskIds));
+}

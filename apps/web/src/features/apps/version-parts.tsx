@@ -6,14 +6,13 @@ import { applicationKeys, type MyAppRole, updateVersion, type Version } from "..
 import { useAlerts } from "../../ui/alerts-provider.tsx";
 import { describeError } from "../../ui/error-text.ts";
 import { BuildSourceLine } from "./build-source-line.tsx";
-import { isSignable } from "./signing/sign-build-dialog.tsx";
 
 export interface VersionActions {
   onEditNotes: () => void;
   onExchange: () => void;
   onDelete: () => void;
-  /** Android builds: sign (an AAB: convert and sign) with the app's key. */
-  onSign: () => void;
+  /** Re-signs the build; absent for builds that cannot be signed on the server. */
+  onSign?: () => void;
 }
 
 /** One build as a row or a card shows it: what the caller may do with it, and how. */
@@ -109,7 +108,8 @@ export function VersionDownload({
 export function VersionMenu({ version, rights, actions }: VersionItemProps) {
   const { t } = useTranslation();
   const label = useVersionLabel(version);
-  if (!rights.can_edit && !rights.can_delete && !(rights.can_upload && isSignable(version))) return null;
+  const canSign = rights.can_upload && actions.onSign !== undefined;
+  if (!rights.can_edit && !rights.can_delete && !canSign) return null;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -120,9 +120,7 @@ export function VersionMenu({ version, rights, actions }: VersionItemProps) {
       <Menu.Dropdown>
         {rights.can_edit ? <Menu.Item onClick={actions.onEditNotes}>{t("apps.edit_notes")}</Menu.Item> : null}
         {rights.can_edit ? <Menu.Item onClick={actions.onExchange}>{t("exchange.open")}</Menu.Item> : null}
-        {(rights.can_edit || rights.can_upload) && isSignable(version) ? (
-          <Menu.Item onClick={actions.onSign}>{t("signing.sign_action")}</Menu.Item>
-        ) : null}
+        {canSign ? <Menu.Item onClick={actions.onSign}>{t("signing.sign_action")}</Menu.Item> : null}
         {rights.can_delete ? (
           <Menu.Item color="red" onClick={actions.onDelete}>
             {t("apps.delete_version")}

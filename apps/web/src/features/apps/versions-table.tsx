@@ -1,7 +1,7 @@
 // The app's builds, newest first, paged by the server.
 import { Paper, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   type ApplicationRecord,
@@ -15,12 +15,16 @@ import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useBreakpoint } from "../../ui/use-breakpoint.ts";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
-import { SignBuildDialog } from "./signing/sign-build-dialog.tsx";
+import { canResignIos } from "./signing/can-resign-ios.ts";
+import { isSignable, SignBuildDialog } from "./signing/sign-build-dialog.tsx";
 import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
 import { VersionCard } from "./version-card.tsx";
 import type { VersionActions } from "./version-parts.tsx";
 import { DeleteVersionDialog, VersionRow } from "./version-row.tsx";
+
+// The signing form is loaded the first time someone opens it, not with every app page.
+const ResignIosModal = lazy(() => import("./signing/resign-ios-modal.tsx"));
 
 export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights: MyAppRole }) {
   const { t } = useTranslation();
@@ -29,6 +33,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
   const [exchanging, setExchanging] = useState<Version | null>(null);
   const [deleting, setDeleting] = useState<Version | null>(null);
   const [signing, setSigning] = useState<Version | null>(null);
+  const [resigningIos, setResigningIos] = useState<Version | null>(null);
   const query = useQuery({
     queryKey: applicationKeys.builds(app.id, page),
     queryFn: () => listBuilds(app.id, page),
@@ -41,7 +46,11 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
     onEditNotes: () => setEditing(version),
     onExchange: () => setExchanging(version),
     onDelete: () => setDeleting(version),
-    onSign: () => setSigning(version),
+    ...(isSignable(version)
+      ? { onSign: () => setSigning(version) }
+      : canResignIos(version)
+        ? { onSign: () => setResigningIos(version) }
+        : {}),
   });
 
   if (query.isPending) return <PageLoader />;
@@ -93,6 +102,11 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
       <ExchangeFileModal app={app} version={exchanging} onClose={() => setExchanging(null)} />
       <DeleteVersionDialog version={deleting} onClose={() => setDeleting(null)} />
       <SignBuildDialog version={signing} onClose={() => setSigning(null)} />
+      {resigningIos ? (
+        <Suspense fallback={null}>
+          <ResignIosModal version={resigningIos} onClose={() => setResigningIos(null)} />
+        </Suspense>
+      ) : null}
     </Stack>
   );
 }
