@@ -20,6 +20,7 @@ import { createSendBuildsModule } from "./modules/send-builds/send-builds.module
 import { createSsoModule } from "./modules/sso/sso.module.ts";
 import { createStaffModule } from "./modules/staff/staff.module.ts";
 import { createStorageModule } from "./modules/storage/storage.module.ts";
+import { createStoreModule } from "./modules/store/store.module.ts";
 import { createTeamModule } from "./modules/team/team.module.ts";
 import { createTesterModule } from "./modules/tester/tester.module.ts";
 import { createTwoFactorModule } from "./modules/two-factor/two-factor.module.ts";
@@ -93,9 +94,10 @@ export function createModules(platform: Platform) {
   const outbound = { ...organization.services, ...application.services, installPage };
   const integrations = createIntegrationsModule(platform, outbound);
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
+  const store = createStoreModule(platform, { ...organization.services, ...application.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
-    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback },
+    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback, store },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

@@ -24,3 +24,4 @@ export * from "./storage.ts";
 export * from "./team.ts";
 export * from "./tester.ts";
 export * from "./webhook.ts";
+export * from "./store.ts";
