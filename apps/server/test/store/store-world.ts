@@ -130,9 +130,12 @@ export async function createStoreBuild(
   const fileName = options.fixture.split("/").pop() as string;
   const source = await fileSource(fixturePath(options.fixture));
   const info = await inspect(source, { fileName }).finally(() => source.close?.());
-  const { icon: _icon, ...buildInfo } = info as unknown as Record<string, unknown>;
+  // Each build its own identifier, so the stores' apps of different tests never meet.
+  const bundleId = `${info.bundle_id}.t${randomBytes(4).toString("hex")}`;
+  const { icon: _icon, ...read } = info as unknown as Record<string, unknown>;
+  const buildInfo = { ...read, bundle_id: bundleId };
   const android = options.fixture.endsWith(".aab");
-  const app = await createApp(t, organizationId, { appType: android ? 0 : 1, bundleId: info.bundle_id ?? undefined });
+  const app = await createApp(t, organizationId, { appType: android ? 0 : 1, bundleId });
   const bytes = randomBytes(options.size);
   const fileKey = `orgs/${organizationId}/apps/${app.id}/${randomUUID()}.bin`;
   const stored = await t.platform.storage.put(fileKey, Readable.from([bytes]));
@@ -148,7 +151,7 @@ export async function createStoreBuild(
       fileSize: stored.size,
       sha256: stored.sha256,
       contentType: "application/octet-stream",
-      bundleId: info.bundle_id,
+      bundleId,
       buildInfo,
       whatsNew: options.whatsNew ?? "",
     })
@@ -158,7 +161,7 @@ export async function createStoreBuild(
     .update(applications)
     .set({ currentVersionId: version.id, versionsCount: sql`${applications.versionsCount} + 1` })
     .where(eq(applications.id, app.id));
-  return { app, version, bundleId: info.bundle_id as string, bytes };
+  return { app, version, bundleId, bytes };
 }
 
 /** Runs the queued store upload's job as a worker would (attempt `retryCount`). */
