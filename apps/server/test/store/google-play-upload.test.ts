@@ -90,7 +90,7 @@ describe("Google Play uploads", () => {
     expect(build.version.sha256).toBe(createHash("sha256").update(build.bytes).digest("hex"));
   });
 
-  it("names the failed checks: unknown package, no access, version code not higher, unsigned bundle", async () => {
+  it("names the failed checks: unknown package, no access, version code not higher", async () => {
     const { organization, owner } = await createOrganization(world.t);
     const { account, serviceAccount } = await addGoogleAccount(owner.token, organization.id);
     const unknown = await createStoreBuild(organization.id, { fixture: "android/bundle.aab", size: 1000, buildNumber: "2" });

@@ -116,6 +116,19 @@ describe("TestFlight uploads", () => {
     expect(done).toMatchObject({ state: "done", attempts: 2 });
   });
 
+  it("fails at once, without retrying, when the key is revoked after it was saved", async () => {
+    const { organization, owner } = await createOrganization(world.t);
+    const { account, key } = await addAppleAccount(owner.token, organization.id);
+    const build = await createStoreBuild(organization.id, { fixture: "apple/ipa/appstore.ipa", size: 2000, buildNumber: "8" });
+    world.apple.addApp(build.bundleId, "Revoked");
+    const started = await postForm(owner.token, "/api/upload_ipa_tesflight/", { uid: String(build.version.id), app_id: String(build.app.id), integration_id: String(account.id) });
+    world.apple.revokeKey(key.keyId);
+    await runUploadJob(started.json().task_id, 0);
+    const failed = await statusOf(owner.token, started.json().task_id);
+    expect(failed).toMatchObject({ state: "failed", attempts: 1 });
+    expect(failed.message).toMatch(/^Looking up the app: Authentication credentials are missing or invalid/);
+  });
+
   it("ends as failed when Apple's processing fails, with Apple's message", async () => {
     const { organization, owner } = await createOrganization(world.t);
     const { account } = await addAppleAccount(owner.token, organization.id);
