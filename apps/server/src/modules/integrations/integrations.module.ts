@@ -18,6 +18,7 @@ export function createIntegrationsModule(
   deps: OrganizationServices &
     ApplicationServices & {
       installPage: (app: { id: number; organizationId: number }) => Promise<string>;
+      storeEventsOffered: (organizationId: number) => Promise<boolean>;
     },
 ) {
   const { db } = platform.database;
@@ -48,6 +49,7 @@ export function createIntegrationsModule(
     box,
     deliveries,
     allowPrivateTargets,
+    storeEventsOffered: deps.storeEventsOffered,
   });
   const chat = new ChatChannelService({
     applications: deps.applications,

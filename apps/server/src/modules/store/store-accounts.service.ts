@@ -10,6 +10,7 @@ import type { MembershipService } from "../organization/membership.service.ts";
 import { readServiceAccount } from "./google-play.ts";
 import { can, type StoreAction } from "./store.policy.ts";
 import {
+  countDeveloperAccounts,
   type DeveloperAccountRow,
   deleteDeveloperAccount,
   findDeveloperAccountById,
@@ -45,10 +46,9 @@ export class StoreAccountService {
     return (await listDeveloperAccounts(this.deps.db, organizationId, store)).map(presentAccount);
   }
 
-  /** Whether the organization has any developer account (store events are offered only then). */
-  async hasAny(userId: number, organizationId: number): Promise<boolean> {
-    await this.authorize(userId, organizationId, "store-account:read");
-    return (await listDeveloperAccounts(this.deps.db, organizationId)).length > 0;
+  /** Whether the organization has any developer account (store events are offered only then); the caller checked access. */
+  async hasAccounts(organizationId: number): Promise<boolean> {
+    return (await countDeveloperAccounts(this.deps.db, organizationId)) > 0;
   }
 
   async createApple(userId: number, input: AppleDeveloperAccountInput, keyFile: Buffer | undefined) {
