@@ -291,10 +291,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  */
 function privateStoreUrl(values: Env): string | null {
   if (values.ALLOW_PRIVATE_NETWORK_TARGETS) return null;
-  for (const name of ["APP_STORE_CONNECT_API_URL", "GOOGLE_OAUTH_TOKEN_URL", "GOOGLE_PLAY_API_URL"] as const) {
+  for (const name of [
+    "APP_STORE_CONNECT_API_URL",
+    "GOOGLE_OAUTH_TOKEN_URL",
+    "GOOGLE_PLAY_API_URL",
+  ] as const) {
     const host = new URL(values[name]).hostname.replace(/^\[|\]$/g, "");
-    const isPrivate = isIP(host) ? !isPublicAddress(host) : host === "localhost" || host.endsWith(".localhost");
-    if (isPrivate) return `${name}: ${host} is a private address (set ALLOW_PRIVATE_NETWORK_TARGETS=true to allow it)`;
+    const isPrivate = isIP(host)
+      ? !isPublicAddress(host)
+      : host === "localhost" || host.endsWith(".localhost");
+    if (isPrivate)
+      return `${name}: ${host} is a private address (set ALLOW_PRIVATE_NETWORK_TARGETS=true to allow it)`;
   }
   return null;
 }

@@ -32,7 +32,10 @@ export const appleDeveloperAccountInput = z.object({
   issuer_id: z
     .string()
     .trim()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "Enter the issuer ID (a UUID)."),
+    .regex(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+      "Enter the issuer ID (a UUID).",
+    ),
   key_id: z
     .string()
     .trim()

@@ -1,4 +1,4 @@
-import { createHash, randomUUID, type KeyObject } from "node:crypto";
+import { createHash, type KeyObject, randomUUID } from "node:crypto";
 import { closeSync, createReadStream, openSync, writeSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -108,9 +108,18 @@ export class AppStoreConnectPeer {
     this.server = createServer((request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         const refusal =
-          error instanceof Refusal ? error : new Refusal(500, "UNEXPECTED_ERROR", "Unexpected error", String(error));
+          error instanceof Refusal
+            ? error
+            : new Refusal(500, "UNEXPECTED_ERROR", "Unexpected error", String(error));
         send(response, refusal.status, {
-          errors: [{ status: String(refusal.status), code: refusal.code, title: refusal.title, detail: refusal.detail }],
+          errors: [
+            {
+              status: String(refusal.status),
+              code: refusal.code,
+              title: refusal.title,
+              detail: refusal.detail,
+            },
+          ],
         });
       });
     });
@@ -137,7 +146,8 @@ export class AppStoreConnectPeer {
     this.requests.push({ method: request.method ?? "", url: `${url.pathname}${url.search}` });
     const slice = /^\/slices\/([^/]+)\/(\d+)$/.exec(url.pathname);
     // Slice URLs are signed by Apple in the URL itself, as the real ones are: no bearer token.
-    if (slice && request.method === "PUT") return this.putSlice(request, response, slice[1] ?? "", Number(slice[2]));
+    if (slice && request.method === "PUT")
+      return this.putSlice(request, response, slice[1] ?? "", Number(slice[2]));
     await this.authenticate(request);
     const body = request.method === "GET" ? null : await readJson(request);
     const route = `${request.method} ${url.pathname}`;
@@ -146,7 +156,8 @@ export class AppStoreConnectPeer {
     if (route === "POST /v1/buildUploads") return send(response, 201, this.createBuildUpload(body));
     if (route === "POST /v1/buildUploadFiles") return send(response, 201, this.createBuildUploadFile(body));
     const file = /^\/v1\/buildUploadFiles\/([^/]+)$/.exec(url.pathname);
-    if (file && request.method === "PATCH") return send(response, 200, await this.markUploaded(file[1] ?? "", body));
+    if (file && request.method === "PATCH")
+      return send(response, 200, await this.markUploaded(file[1] ?? "", body));
     const upload = /^\/v1\/buildUploads\/([^/]+)$/.exec(url.pathname);
     if (upload && request.method === "GET") return send(response, 200, this.readBuildUpload(upload[1] ?? ""));
     if (route === "POST /v1/betaBuildLocalizations") return send(response, 201, this.localize(body));
@@ -212,23 +223,45 @@ export class AppStoreConnectPeer {
     let builds = app.builds.filter((build) => !version || build.version === version);
     if (url.searchParams.get("sort") === "-uploadedDate") builds = [...builds].reverse();
     const limit = Number(url.searchParams.get("limit") ?? 50);
-    return { data: builds.slice(0, limit).map((build) => ({ type: "builds", id: build.id, attributes: { version: build.version } })) };
+    return {
+      data: builds
+        .slice(0, limit)
+        .map((build) => ({ type: "builds", id: build.id, attributes: { version: build.version } })),
+    };
   }
 
   private createBuildUpload(body: Json | null): Json {
-    const data = (body?.data ?? {}) as { type?: string; attributes?: Json; relationships?: { app?: { data?: { id?: string } } } };
-    if (data.type !== "buildUploads") throw new Refusal(409, "ENTITY_ERROR.INCORRECT_TYPE", "Incorrect type", "type must be buildUploads");
+    const data = (body?.data ?? {}) as {
+      type?: string;
+      attributes?: Json;
+      relationships?: { app?: { data?: { id?: string } } };
+    };
+    if (data.type !== "buildUploads")
+      throw new Refusal(409, "ENTITY_ERROR.INCORRECT_TYPE", "Incorrect type", "type must be buildUploads");
     const attributes = data.attributes ?? {};
     const app = this.appById(data.relationships?.app?.data?.id ?? "");
     const buildNumber = String(attributes.cfBundleVersion ?? "");
     const version = String(attributes.cfBundleShortVersionString ?? "");
     if (!buildNumber || !version || attributes.platform !== "IOS") {
-      throw new Refusal(409, "ENTITY_ERROR.ATTRIBUTE.REQUIRED", "A required attribute is missing", "cfBundleVersion, cfBundleShortVersionString and platform are required");
+      throw new Refusal(
+        409,
+        "ENTITY_ERROR.ATTRIBUTE.REQUIRED",
+        "A required attribute is missing",
+        "cfBundleVersion, cfBundleShortVersionString and platform are required",
+      );
     }
-    const taken = app.builds.some((build) => build.version === buildNumber) ||
-      [...this.uploads.values()].some((upload) => upload.appId === app.id && upload.buildNumber === buildNumber);
+    const taken =
+      app.builds.some((build) => build.version === buildNumber) ||
+      [...this.uploads.values()].some(
+        (upload) => upload.appId === app.id && upload.buildNumber === buildNumber,
+      );
     if (taken) {
-      throw new Refusal(409, "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE", "The provided entity includes an attribute with a value that has already been used", `The bundle version ${buildNumber} has already been used.`);
+      throw new Refusal(
+        409,
+        "ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE",
+        "The provided entity includes an attribute with a value that has already been used",
+        `The bundle version ${buildNumber} has already been used.`,
+      );
     }
     const upload: BuildUpload = {
       id: randomUUID(),
@@ -243,12 +276,27 @@ export class AppStoreConnectPeer {
   }
 
   private createBuildUploadFile(body: Json | null): Json {
-    const data = (body?.data ?? {}) as { attributes?: Json; relationships?: { buildUpload?: { data?: { id?: string } } } };
+    const data = (body?.data ?? {}) as {
+      attributes?: Json;
+      relationships?: { buildUpload?: { data?: { id?: string } } };
+    };
     const upload = this.uploads.get(data.relationships?.buildUpload?.data?.id ?? "");
-    if (!upload) throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such build upload.");
+    if (!upload)
+      throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such build upload.");
     const { fileName, fileSize, uti, assetType } = data.attributes ?? {};
-    if (typeof fileSize !== "number" || fileSize <= 0 || uti !== "com.apple.ipa" || assetType !== "ASSET" || !fileName) {
-      throw new Refusal(409, "ENTITY_ERROR.ATTRIBUTE.INVALID", "An attribute value is invalid", "fileName, fileSize, uti com.apple.ipa and assetType ASSET are required");
+    if (
+      typeof fileSize !== "number" ||
+      fileSize <= 0 ||
+      uti !== "com.apple.ipa" ||
+      assetType !== "ASSET" ||
+      !fileName
+    ) {
+      throw new Refusal(
+        409,
+        "ENTITY_ERROR.ATTRIBUTE.INVALID",
+        "An attribute value is invalid",
+        "fileName, fileSize, uti com.apple.ipa and assetType ASSET are required",
+      );
     }
     const id = randomUUID();
     const filePath = path.join(this.dir, id);
@@ -276,11 +324,17 @@ export class AppStoreConnectPeer {
   }
 
   private fileById(id: string) {
-    for (const upload of this.uploads.values()) if (upload.file?.id === id) return { upload, file: upload.file };
+    for (const upload of this.uploads.values())
+      if (upload.file?.id === id) return { upload, file: upload.file };
     throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such file.");
   }
 
-  private async putSlice(request: IncomingMessage, response: ServerResponse, fileId: string, index: number): Promise<void> {
+  private async putSlice(
+    request: IncomingMessage,
+    response: ServerResponse,
+    fileId: string,
+    index: number,
+  ): Promise<void> {
     const { file } = this.fileById(fileId);
     const operation = file.operations[index];
     if (!operation) throw new Refusal(404, "NOT_FOUND", "Not found", "No such slice.");
@@ -288,12 +342,22 @@ export class AppStoreConnectPeer {
     if (failures > 0) {
       this.failingSlices.set(index, failures - 1);
       request.resume();
-      throw new Refusal(500, "UNEXPECTED_ERROR", "An unexpected error occurred on the server side.", "Try again.");
+      throw new Refusal(
+        500,
+        "UNEXPECTED_ERROR",
+        "An unexpected error occurred on the server side.",
+        "Try again.",
+      );
     }
     const declared = Number(request.headers["content-length"]);
     if (declared !== operation.length) {
       request.resume();
-      throw new Refusal(400, "INVALID_LENGTH", "Wrong length", `The slice at ${operation.offset} is ${operation.length} bytes, not ${declared}.`);
+      throw new Refusal(
+        400,
+        "INVALID_LENGTH",
+        "Wrong length",
+        `The slice at ${operation.offset} is ${operation.length} bytes, not ${declared}.`,
+      );
     }
     const descriptor = openSync(file.path, "r+");
     let written = 0;
@@ -305,7 +369,8 @@ export class AppStoreConnectPeer {
     } finally {
       closeSync(descriptor);
     }
-    if (written !== operation.length) throw new Refusal(400, "INVALID_LENGTH", "Wrong length", "The body was cut short.");
+    if (written !== operation.length)
+      throw new Refusal(400, "INVALID_LENGTH", "Wrong length", "The body was cut short.");
     operation.received = true;
     response.writeHead(200).end();
   }
@@ -317,12 +382,24 @@ export class AppStoreConnectPeer {
       sourceFileChecksums?: { file?: { hash?: string; algorithm?: string } };
     };
     const missing = file.operations.find((operation) => !operation.received);
-    if (attributes.uploaded !== true) throw new Refusal(409, "ENTITY_ERROR", "Invalid", "uploaded must be true");
-    if (missing) throw new Refusal(409, "ENTITY_ERROR", "Upload incomplete", `The slice at ${missing.offset} was not received.`);
+    if (attributes.uploaded !== true)
+      throw new Refusal(409, "ENTITY_ERROR", "Invalid", "uploaded must be true");
+    if (missing)
+      throw new Refusal(
+        409,
+        "ENTITY_ERROR",
+        "Upload incomplete",
+        `The slice at ${missing.offset} was not received.`,
+      );
     const sent = attributes.sourceFileChecksums?.file;
     const actual = await this.receivedMd5(upload.id);
     if (sent?.algorithm !== "MD5" || sent.hash !== actual) {
-      throw new Refusal(409, "ENTITY_ERROR.CHECKSUM", "Checksum mismatch", `The file's MD5 is ${actual}, not ${sent?.hash}.`);
+      throw new Refusal(
+        409,
+        "ENTITY_ERROR.CHECKSUM",
+        "Checksum mismatch",
+        `The file's MD5 is ${actual}, not ${sent?.hash}.`,
+      );
     }
     upload.state = "PROCESSING";
     return { data: { type: "buildUploadFiles", id: fileId, attributes: { uploaded: true } } };
@@ -330,7 +407,8 @@ export class AppStoreConnectPeer {
 
   private readBuildUpload(id: string): Json {
     const upload = this.uploads.get(id);
-    if (!upload) throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such build upload.");
+    if (!upload)
+      throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such build upload.");
     const errors: Json[] = [];
     if (upload.state === "PROCESSING") {
       if (this.processingError) {
@@ -346,12 +424,16 @@ export class AppStoreConnectPeer {
 
   private buildById(id: string) {
     const build = this.apps.flatMap((app) => app.builds).find((entry) => entry.id === id);
-    if (!build) throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", `No build ${id}.`);
+    if (!build)
+      throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", `No build ${id}.`);
     return build;
   }
 
   private localize(body: Json | null): Json {
-    const data = (body?.data ?? {}) as { attributes?: { locale?: string; whatsNew?: string }; relationships?: { build?: { data?: { id?: string } } } };
+    const data = (body?.data ?? {}) as {
+      attributes?: { locale?: string; whatsNew?: string };
+      relationships?: { build?: { data?: { id?: string } } };
+    };
     const build = this.buildById(data.relationships?.build?.data?.id ?? "");
     this.whatToTest.set(build.id, data.attributes?.whatsNew ?? "");
     return { data: { type: "betaBuildLocalizations", id: randomUUID(), attributes: data.attributes } };
@@ -361,7 +443,13 @@ export class AppStoreConnectPeer {
     const build = this.buildById(buildId);
     for (const entry of (body?.data ?? []) as { type?: string; id?: string }[]) {
       const group = this.betaGroups.get(entry.id ?? "");
-      if (!group || entry.type !== "betaGroups") throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", `No beta group ${entry.id}.`);
+      if (!group || entry.type !== "betaGroups")
+        throw new Refusal(
+          404,
+          "NOT_FOUND",
+          "The specified resource does not exist",
+          `No beta group ${entry.id}.`,
+        );
       group.add(build.id);
     }
   }

@@ -122,35 +122,59 @@ export class GooglePlayPeer {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", this.baseUrl);
     const range = request.headers["content-range"];
-    this.requests.push({ method: request.method ?? "", url: `${url.pathname}${url.search}`, ...(range ? { range } : {}) });
-    if (request.method === "POST" && url.pathname === "/token") return send(response, 200, await this.token(request));
+    this.requests.push({
+      method: request.method ?? "",
+      url: `${url.pathname}${url.search}`,
+      ...(range ? { range } : {}),
+    });
+    if (request.method === "POST" && url.pathname === "/token")
+      return send(response, 200, await this.token(request));
     const email = this.authenticate(request);
     const session = /^\/upload\/session\/([^/]+)$/.exec(url.pathname);
     if (session && request.method === "PUT") return this.putChunk(request, response, session[1] ?? "");
-    const upload = /^\/upload\/androidpublisher\/v3\/applications\/([^/]+)\/edits\/([^/]+)\/bundles$/.exec(url.pathname);
+    const upload = /^\/upload\/androidpublisher\/v3\/applications\/([^/]+)\/edits\/([^/]+)\/bundles$/.exec(
+      url.pathname,
+    );
     if (upload && request.method === "POST") {
-      if (url.searchParams.get("uploadType") !== "resumable") throw new GoogleError(400, "uploadType must be resumable");
+      if (url.searchParams.get("uploadType") !== "resumable")
+        throw new GoogleError(400, "uploadType must be resumable");
       const edit = this.editOf(email, upload[1] ?? "", upload[2] ?? "");
       const size = Number(request.headers["x-upload-content-length"]);
-      if (!Number.isSafeInteger(size) || size <= 0) throw new GoogleError(400, "X-Upload-Content-Length is required");
+      if (!Number.isSafeInteger(size) || size <= 0)
+        throw new GoogleError(400, "X-Upload-Content-Length is required");
       await drain(request);
       const id = randomUUID();
-      this.sessions.set(id, { id, edit, size, received: 0, hash: createHash("sha256"), sha1: createHash("sha1") });
+      this.sessions.set(id, {
+        id,
+        edit,
+        size,
+        received: 0,
+        hash: createHash("sha256"),
+        sha1: createHash("sha1"),
+      });
       response.writeHead(200, { location: `${this.baseUrl}/upload/session/${id}` }).end();
       return;
     }
-    const api = /^\/androidpublisher\/v3\/applications\/([^/]+)\/edits(?:\/([^/:]+))?(?::commit|\/bundles|\/tracks\/([^/]+))?$/.exec(url.pathname);
+    const api =
+      /^\/androidpublisher\/v3\/applications\/([^/]+)\/edits(?:\/([^/:]+))?(?::commit|\/bundles|\/tracks\/([^/]+))?$/.exec(
+        url.pathname,
+      );
     if (!api) throw new GoogleError(404, `No route ${request.method} ${url.pathname}`);
     const packageName = decodeURIComponent(api[1] ?? "");
     const body = request.method === "GET" || request.method === "DELETE" ? null : await readJson(request);
     if (!api[2] && request.method === "POST") return send(response, 200, this.insertEdit(email, packageName));
     const edit = this.editOf(email, packageName, api[2] ?? "");
-    if (url.pathname.endsWith(":commit") && request.method === "POST") return send(response, 200, this.commit(edit));
+    if (url.pathname.endsWith(":commit") && request.method === "POST")
+      return send(response, 200, this.commit(edit));
     if (url.pathname.endsWith("/bundles") && request.method === "GET") {
       const app = this.apps.get(packageName) as PeerApp;
-      return send(response, 200, { kind: "androidpublisher#bundlesListResponse", bundles: [...app.versionCodes, ...edit.uploaded].map((versionCode) => ({ versionCode })) });
+      return send(response, 200, {
+        kind: "androidpublisher#bundlesListResponse",
+        bundles: [...app.versionCodes, ...edit.uploaded].map((versionCode) => ({ versionCode })),
+      });
     }
-    if (api[3] && request.method === "PUT") return send(response, 200, this.updateTrack(edit, decodeURIComponent(api[3]), body));
+    if (api[3] && request.method === "PUT")
+      return send(response, 200, this.updateTrack(edit, decodeURIComponent(api[3]), body));
     if (request.method === "DELETE") {
       edit.open = false;
       response.writeHead(204).end();
@@ -175,9 +199,17 @@ export class GooglePlayPeer {
     if (!account) throw new GoogleError(400, "Invalid grant: account not found", true);
     if (account.disabled) throw new GoogleError(400, "Invalid grant: account disabled", true);
     try {
-      const { payload } = await jwtVerify(assertion, account.publicKey, { algorithms: ["RS256"], audience: googleTokenAudience });
-      if (!payload.exp || !payload.iat || payload.exp - payload.iat > 3600) throw new Error("lifetime over an hour");
-      if (!String(payload.scope ?? "").split(" ").includes("https://www.googleapis.com/auth/androidpublisher")) {
+      const { payload } = await jwtVerify(assertion, account.publicKey, {
+        algorithms: ["RS256"],
+        audience: googleTokenAudience,
+      });
+      if (!payload.exp || !payload.iat || payload.exp - payload.iat > 3600)
+        throw new Error("lifetime over an hour");
+      if (
+        !String(payload.scope ?? "")
+          .split(" ")
+          .includes("https://www.googleapis.com/auth/androidpublisher")
+      ) {
         throw new Error("scope androidpublisher missing");
       }
     } catch (error) {
@@ -204,7 +236,14 @@ export class GooglePlayPeer {
 
   private insertEdit(email: string, packageName: string): Json {
     this.appFor(email, packageName);
-    const edit: Edit = { id: randomUUID().replaceAll("-", ""), packageName, uploaded: [], tracks: [], steps: [], open: true };
+    const edit: Edit = {
+      id: randomUUID().replaceAll("-", ""),
+      packageName,
+      uploaded: [],
+      tracks: [],
+      steps: [],
+      open: true,
+    };
     this.edits.set(edit.id, edit);
     return { id: edit.id, expiryTimeSeconds: String(Math.floor(Date.now() / 1000) + 3600) };
   }
@@ -212,7 +251,8 @@ export class GooglePlayPeer {
   private editOf(email: string, packageName: string, id: string): Edit {
     this.appFor(email, packageName);
     const edit = this.edits.get(id);
-    if (!edit || edit.packageName !== packageName || !edit.open) throw new GoogleError(404, `Edit ${id} not found or already closed.`);
+    if (!edit || edit.packageName !== packageName || !edit.open)
+      throw new GoogleError(404, `Edit ${id} not found or already closed.`);
     return edit;
   }
 
@@ -232,7 +272,10 @@ export class GooglePlayPeer {
     const last = end + 1 === session.size;
     if (total !== session.size || start !== session.received || (!last && length % granularity !== 0)) {
       await drain(request);
-      throw new GoogleError(400, `Content-Range ${range} does not continue at ${session.received} of ${session.size} in 256 KiB multiples`);
+      throw new GoogleError(
+        400,
+        `Content-Range ${range} does not continue at ${session.received} of ${session.size} in 256 KiB multiples`,
+      );
     }
     const count = this.chunkCounts.get(id) ?? 0;
     this.chunkCounts.set(id, count + 1);
@@ -265,7 +308,11 @@ export class GooglePlayPeer {
     if (!session.edit.steps.includes("upload")) session.edit.steps.push("upload");
     session.edit.uploaded.push(versionCode);
     this.sessions.delete(session.id);
-    send(response, 200, { versionCode, sha1: session.sha1.copy().digest("hex"), sha256: session.hash.copy().digest("hex") });
+    send(response, 200, {
+      versionCode,
+      sha1: session.sha1.copy().digest("hex"),
+      sha256: session.hash.copy().digest("hex"),
+    });
   }
 
   private updateTrack(edit: Edit, track: string, body: Json | null): Json {
@@ -281,7 +328,10 @@ export class GooglePlayPeer {
         }
       }
       const fraction = release.userFraction;
-      if (release.status === "inProgress" && !(typeof fraction === "number" && fraction > 0 && fraction < 1)) {
+      if (
+        release.status === "inProgress" &&
+        !(typeof fraction === "number" && fraction > 0 && fraction < 1)
+      ) {
         throw new GoogleError(400, "A staged rollout needs a userFraction between 0 and 1");
       }
     }

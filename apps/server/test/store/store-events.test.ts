@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { authHeader } from "../helpers/factories.ts";
 import { createOrganization } from "../helpers/org-factories.ts";
 import { webhookDeliveries } from "../helpers/tables.ts";
-import { addAppleAccount, createStoreBuild, eventsOf, postForm, runUploadJob, useStoreWorld, world } from "./store-world.ts";
+import {
+  addAppleAccount,
+  createStoreBuild,
+  eventsOf,
+  postForm,
+  runUploadJob,
+  useStoreWorld,
+  world,
+} from "./store-world.ts";
 
 useStoreWorld();
 
@@ -15,23 +23,39 @@ describe("store upload events", () => {
         method: "POST",
         url: "/api/webhooks/",
         headers: authHeader(owner.token),
-        payload: { organization: organization.id, url: "http://127.0.0.1:9/hook", events: ["store_upload.finished", "store_upload.failed"] },
+        payload: {
+          organization: organization.id,
+          url: "http://127.0.0.1:9/hook",
+          events: ["store_upload.finished", "store_upload.failed"],
+        },
       });
     const refused = await hook();
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({
-      events: ["Store upload events need a developer account: add one in the organization's store settings first."],
+      events: [
+        "Store upload events need a developer account: add one in the organization's store settings first.",
+      ],
     });
     const { account } = await addAppleAccount(owner.token, organization.id);
     const created = await hook();
     expect(created.statusCode).toBe(201);
 
-    const build = await createStoreBuild(organization.id, { fixture: "apple/ipa/appstore.ipa", size: 5000, buildNumber: "77" });
+    const build = await createStoreBuild(organization.id, {
+      fixture: "apple/ipa/appstore.ipa",
+      size: 5000,
+      buildNumber: "77",
+    });
     world.apple.addApp(build.bundleId, "Evented");
-    const started = await postForm(owner.token, "/api/upload_ipa_tesflight/", { uid: String(build.version.id), app_id: String(build.app.id), integration_id: String(account.id) });
+    const started = await postForm(owner.token, "/api/upload_ipa_tesflight/", {
+      uid: String(build.version.id),
+      app_id: String(build.app.id),
+      integration_id: String(account.id),
+    });
     const taskId = started.json().task_id as string;
     await runUploadJob(taskId);
-    const event = (await eventsOf("store_upload.finished")).find((entry) => (entry.data.store_upload as { task_id: string }).task_id === taskId);
+    const event = (await eventsOf("store_upload.finished")).find(
+      (entry) => (entry.data.store_upload as { task_id: string }).task_id === taskId,
+    );
     expect(event).toBeDefined();
     await world.t.platform.events.job.handler(event as never, { jobId: "dispatch", retryCount: 0 });
     const deliveries = await world.t.database.db

@@ -4,8 +4,8 @@ import { fileSource, inspect } from "@tarmac/inspector";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll } from "vitest";
 import { createApp, fixturePath } from "../helpers/app-factories.ts";
-import { authHeader } from "../helpers/factories.ts";
 import { AppStoreConnectPeer } from "../helpers/app-store-connect-peer.ts";
+import { authHeader } from "../helpers/factories.ts";
 import { GooglePlayPeer } from "../helpers/google-play-peer.ts";
 import { applications, versions } from "../helpers/tables.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -61,11 +61,16 @@ export function googleServiceAccount() {
   return { email, json, publicKey };
 }
 
-export function multipart(fields: Record<string, string>, files: Record<string, { name: string; body: string | Buffer }> = {}) {
+export function multipart(
+  fields: Record<string, string>,
+  files: Record<string, { name: string; body: string | Buffer }> = {},
+) {
   const boundary = `----tarmac${randomBytes(8).toString("hex")}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+    parts.push(
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
   }
   for (const [name, file] of Object.entries(files)) {
     parts.push(
@@ -77,7 +82,10 @@ export function multipart(fields: Record<string, string>, files: Record<string, 
     );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+  return {
+    payload: Buffer.concat(parts),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
 }
 
 export async function postForm(
@@ -87,7 +95,12 @@ export async function postForm(
   files: Record<string, { name: string; body: string | Buffer }> = {},
 ) {
   const form = multipart(fields, files);
-  return world.t.app.inject({ method: "POST", url, headers: { ...authHeader(token), ...form.headers }, payload: form.payload });
+  return world.t.app.inject({
+    method: "POST",
+    url,
+    headers: { ...authHeader(token), ...form.headers },
+    payload: form.payload,
+  });
 }
 
 /** Saves an Apple key the fake knows, through the API. */
@@ -124,7 +137,12 @@ export async function addGoogleAccount(token: string, organizationId: number) {
  */
 export async function createStoreBuild(
   organizationId: number,
-  options: { fixture: "apple/ipa/appstore.ipa" | "apple/ipa/adhoc.ipa" | "android/bundle.aab"; size: number; buildNumber: string; whatsNew?: string },
+  options: {
+    fixture: "apple/ipa/appstore.ipa" | "apple/ipa/adhoc.ipa" | "android/bundle.aab";
+    size: number;
+    buildNumber: string;
+    whatsNew?: string;
+  },
 ) {
   const { t } = world;
   const fileName = options.fixture.split("/").pop() as string;

@@ -96,7 +96,9 @@ export class WebhookService {
     const added = events.filter((event) => storeEvents.has(event) && !had.includes(event));
     if (added.length && !(await this.deps.storeEventsOffered(organizationId))) {
       throw AppError.validation({
-        events: ["Store upload events need a developer account: add one in the organization's store settings first."],
+        events: [
+          "Store upload events need a developer account: add one in the organization's store settings first.",
+        ],
       });
     }
   }

@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
 import { SignJWT } from "jose";
-import { jsonOrStoreError, type StoreHttpOptions, StoreError, storeFetch } from "./store-http.ts";
+import { jsonOrStoreError, StoreError, type StoreHttpOptions, storeFetch } from "./store-http.ts";
 
 /** Apple accepts tokens that live at most 20 minutes; ours live 15 and are renewed a minute early. */
 const tokenLifetimeSeconds = 15 * 60;
@@ -33,7 +33,10 @@ export function readP8Key(pem: string): KeyObject {
   try {
     key = createPrivateKey({ key: pem, format: "pem" });
   } catch {
-    throw new StoreError("The key file is not a PEM private key (the .p8 file from App Store Connect).", false);
+    throw new StoreError(
+      "The key file is not a PEM private key (the .p8 file from App Store Connect).",
+      false,
+    );
   }
   if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {
     throw new StoreError("The key file is not an App Store Connect API key (an EC P-256 .p8 key).", false);
@@ -117,13 +120,18 @@ export class AppStoreConnectClient {
   }
 
   async createBuildUpload(appId: string, version: string, buildNumber: string): Promise<string> {
-    const created = await this.call<{ data: Resource }>("POST", "/v1/buildUploads", "Starting the build upload", {
-      data: {
-        type: "buildUploads",
-        attributes: { cfBundleShortVersionString: version, cfBundleVersion: buildNumber, platform: "IOS" },
-        relationships: { app: { data: { type: "apps", id: appId } } },
+    const created = await this.call<{ data: Resource }>(
+      "POST",
+      "/v1/buildUploads",
+      "Starting the build upload",
+      {
+        data: {
+          type: "buildUploads",
+          attributes: { cfBundleShortVersionString: version, cfBundleVersion: buildNumber, platform: "IOS" },
+          relationships: { app: { data: { type: "apps", id: appId } } },
+        },
       },
-    });
+    );
     return created.data.id;
   }
 
@@ -150,18 +158,30 @@ export class AppStoreConnectClient {
   /** PUTs one slice where the operation says, with the headers it names (no bearer: the URL is signed). */
   async putSlice(operation: UploadOperation, bytes: Buffer): Promise<void> {
     const headers = Object.fromEntries(operation.requestHeaders.map((header) => [header.name, header.value]));
-    const response = await storeFetch(operation.url, { method: operation.method, headers, body: bytes }, this.http);
-    await jsonOrStoreError(response, `Sending bytes ${operation.offset}–${operation.offset + operation.length - 1}`);
+    const response = await storeFetch(
+      operation.url,
+      { method: operation.method, headers, body: bytes },
+      this.http,
+    );
+    await jsonOrStoreError(
+      response,
+      `Sending bytes ${operation.offset}–${operation.offset + operation.length - 1}`,
+    );
   }
 
   async markUploaded(fileId: string, md5: string): Promise<void> {
-    await this.call("PATCH", `/v1/buildUploadFiles/${encodeURIComponent(fileId)}`, "Finishing the file upload", {
-      data: {
-        type: "buildUploadFiles",
-        id: fileId,
-        attributes: { sourceFileChecksums: { file: { hash: md5, algorithm: "MD5" } }, uploaded: true },
+    await this.call(
+      "PATCH",
+      `/v1/buildUploadFiles/${encodeURIComponent(fileId)}`,
+      "Finishing the file upload",
+      {
+        data: {
+          type: "buildUploadFiles",
+          id: fileId,
+          attributes: { sourceFileChecksums: { file: { hash: md5, algorithm: "MD5" } }, uploaded: true },
+        },
       },
-    });
+    );
   }
 
   async getBuildUploadState(buildUploadId: string): Promise<BuildUploadState> {
@@ -171,7 +191,9 @@ export class AppStoreConnectClient {
     const state = found.data.attributes?.state;
     return {
       state: state?.state ?? "PROCESSING",
-      errors: (state?.errors ?? []).map((error) => [error.code, error.description].filter(Boolean).join(": ")),
+      errors: (state?.errors ?? []).map((error) =>
+        [error.code, error.description].filter(Boolean).join(": "),
+      ),
     };
   }
 
@@ -196,8 +218,13 @@ export class AppStoreConnectClient {
   }
 
   async addToBetaGroups(buildId: string, groupIds: string[]): Promise<void> {
-    await this.call("POST", `/v1/builds/${encodeURIComponent(buildId)}/relationships/betaGroups`, "Adding the build to beta groups", {
-      data: groupIds.map((id) => ({ type: "betaGroups", id })),
-    });
+    await this.call(
+      "POST",
+      `/v1/builds/${encodeURIComponent(buildId)}/relationships/betaGroups`,
+      "Adding the build to beta groups",
+      {
+        data: groupIds.map((id) => ({ type: "betaGroups", id })),
+      },
+    );
   }
 }

@@ -1,13 +1,16 @@
 import { createHash } from "node:crypto";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
-import { type AppStoreConnectClient, type UploadOperation } from "./app-store-connect.ts";
+import type { AppStoreConnectClient, UploadOperation } from "./app-store-connect.ts";
 import { digestOf, readSlice, withRetries } from "./file-slices.ts";
 import { StoreError } from "./store-http.ts";
 import type { AppleProgress, StoreUploadOptions } from "./store-upload.facts.ts";
 
 export interface PublishSteps<P> {
   /** Saves where the upload stands (and the share of bytes sent), so a retry goes on from there. */
-  save(progress: P, update: { state?: "uploading" | "processing"; progress?: number; message?: string }): Promise<void>;
+  save(
+    progress: P,
+    update: { state?: "uploading" | "processing"; progress?: number; message?: string },
+  ): Promise<void>;
   storage: StorageDriver;
   /** Pause between two looks at the store's processing. */
   pollMs: number;
@@ -30,7 +33,8 @@ export async function publishToTestFlight(
   const progress = { ...start };
   if (!progress.appId) {
     const app = await client.findApp(options.bundleId);
-    if (!app) throw new StoreError(`App Store Connect has no app with the bundle ID ${options.bundleId}.`, false);
+    if (!app)
+      throw new StoreError(`App Store Connect has no app with the bundle ID ${options.bundleId}.`, false);
     progress.appId = app.id;
     await steps.save(progress, { state: "uploading", message: "Reserving the upload" });
   }
@@ -40,7 +44,11 @@ export async function publishToTestFlight(
     await steps.save(progress, {});
   }
   if (!progress.fileId || !progress.operations) {
-    const file = await client.createBuildUploadFile(progress.buildUploadId, options.fileName, options.fileSize);
+    const file = await client.createBuildUploadFile(
+      progress.buildUploadId,
+      options.fileName,
+      options.fileSize,
+    );
     progress.fileId = file.id;
     progress.operations = [...file.operations].sort((a, b) => a.offset - b.offset);
     checkOperationsCover(progress.operations, options.fileSize);
@@ -50,7 +58,11 @@ export async function publishToTestFlight(
     const md5 = await sendSlices(client, options, progress, steps);
     await client.markUploaded(progress.fileId, md5);
     progress.uploaded = true;
-    await steps.save(progress, { state: "processing", progress: 100, message: "Apple is processing the build" });
+    await steps.save(progress, {
+      state: "processing",
+      progress: 100,
+      message: "Apple is processing the build",
+    });
   }
   await waitForProcessing(client, progress.buildUploadId, steps);
   if (!progress.buildId) {
@@ -78,11 +90,15 @@ function checkOperationsCover(operations: UploadOperation[], size: number): void
   let next = 0;
   for (const operation of operations) {
     if (operation.offset !== next || operation.length <= 0) {
-      throw new StoreError(`App Store Connect's upload slices do not cover the file (gap at byte ${next}).`, false);
+      throw new StoreError(
+        `App Store Connect's upload slices do not cover the file (gap at byte ${next}).`,
+        false,
+      );
     }
     next += operation.length;
   }
-  if (next !== size) throw new StoreError(`App Store Connect's upload slices cover ${next} of ${size} bytes.`, false);
+  if (next !== size)
+    throw new StoreError(`App Store Connect's upload slices cover ${next} of ${size} bytes.`, false);
 }
 
 /** PUTs the slices not yet sent, one at a time; returns the file's MD5. */
@@ -96,7 +112,9 @@ async function sendSlices(
   const sent = new Set(progress.sent);
   // From the start, the digest follows the slices; a resumed upload reads the file once more for it.
   const hash = sent.size === 0 ? createHash("md5") : null;
-  let bytesSent = operations.filter((operation) => sent.has(operation.offset)).reduce((sum, op) => sum + op.length, 0);
+  let bytesSent = operations
+    .filter((operation) => sent.has(operation.offset))
+    .reduce((sum, op) => sum + op.length, 0);
   for (const operation of operations) {
     if (sent.has(operation.offset)) continue;
     const bytes = await readSlice(steps.storage, options.fileKey, operation.offset, operation.length);
@@ -124,7 +142,10 @@ async function waitForProcessing(
     const state = await client.getBuildUploadState(buildUploadId);
     if (state.state === "COMPLETE") return;
     if (state.state === "FAILED") {
-      throw new StoreError(state.errors.join("; ") || "App Store Connect could not process the build.", false);
+      throw new StoreError(
+        state.errors.join("; ") || "App Store Connect could not process the build.",
+        false,
+      );
     }
     if (Date.now() >= deadline) throw new StoreError("Apple is still processing the build.", true);
     await new Promise((resolve) => setTimeout(resolve, steps.pollMs));

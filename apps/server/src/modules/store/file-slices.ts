@@ -2,7 +2,12 @@ import { createHash } from "node:crypto";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
 
 /** Reads bytes [offset, offset + length) of a stored file into one buffer (a slice, never the file). */
-export async function readSlice(storage: StorageDriver, key: string, offset: number, length: number): Promise<Buffer> {
+export async function readSlice(
+  storage: StorageDriver,
+  key: string,
+  offset: number,
+  length: number,
+): Promise<Buffer> {
   const stream = await storage.read(key, { start: offset, end: offset + length - 1 });
   const chunks: Buffer[] = [];
   let size = 0;
@@ -15,7 +20,11 @@ export async function readSlice(storage: StorageDriver, key: string, offset: num
 }
 
 /** A stored file's digest, streamed. */
-export async function digestOf(storage: StorageDriver, key: string, algorithm: "md5" | "sha256"): Promise<string> {
+export async function digestOf(
+  storage: StorageDriver,
+  key: string,
+  algorithm: "md5" | "sha256",
+): Promise<string> {
   const hash = createHash(algorithm);
   for await (const chunk of await storage.read(key)) hash.update(chunk as Buffer);
   return hash.digest("hex");

@@ -1,7 +1,7 @@
 import { androidpublisher, type androidpublisher_v3 } from "@googleapis/androidpublisher";
 import { JWT } from "google-auth-library";
 import { guardedFetch } from "../../platform/net/guarded-fetch.ts";
-import { isRetryableStatus, type StoreHttpOptions, StoreError, storeMessageOf } from "./store-http.ts";
+import { isRetryableStatus, StoreError, type StoreHttpOptions, storeMessageOf } from "./store-http.ts";
 
 /** Where google-auth-library sends its token requests; moved to GOOGLE_OAUTH_TOKEN_URL. */
 const defaultTokenUrl = "https://oauth2.googleapis.com/token";
@@ -21,7 +21,10 @@ export function readServiceAccount(text: string): ServiceAccount {
     throw new StoreError("The key file is not JSON (download the service account's JSON key).", false);
   }
   if (parsed?.type !== "service_account") {
-    throw new StoreError('The key file is not a service-account key ("type" must be "service_account").', false);
+    throw new StoreError(
+      'The key file is not a service-account key ("type" must be "service_account").',
+      false,
+    );
   }
   if (typeof parsed.client_email !== "string" || typeof parsed.private_key !== "string") {
     throw new StoreError("The key file lacks client_email or private_key.", false);
@@ -37,10 +40,16 @@ export interface GooglePlayUrls {
 /** A failed call of the generated client, as the store said it. */
 function storeErrorOf(error: unknown, what: string): StoreError {
   if (error instanceof StoreError) return error;
-  const failure = error as { status?: number; response?: { status?: number; data?: unknown }; message?: string };
+  const failure = error as {
+    status?: number;
+    response?: { status?: number; data?: unknown };
+    message?: string;
+  };
   const status = failure.response?.status ?? failure.status ?? null;
   const data = failure.response?.data ?? null;
-  const said = status ? storeMessageOf(data, typeof data === "string" ? data : "", status) : (failure.message ?? String(error));
+  const said = status
+    ? storeMessageOf(data, typeof data === "string" ? data : "", status)
+    : (failure.message ?? String(error));
   return new StoreError(`${what}: ${said}`, status === null || isRetryableStatus(status), status);
 }
 
@@ -69,7 +78,11 @@ export class GooglePlayClient {
           headers: init.headers as Record<string, string>,
           body: (init.body ?? null) as string | null,
         },
-        { allowPrivateTargets: http.allowPrivateTargets, timeoutMs: http.timeoutMs ?? 120_000, maxBytes: 8 * 1024 * 1024 },
+        {
+          allowPrivateTargets: http.allowPrivateTargets,
+          timeoutMs: http.timeoutMs ?? 120_000,
+          maxBytes: 8 * 1024 * 1024,
+        },
       );
     }) as typeof fetch;
     this.auth = new JWT({
@@ -109,7 +122,9 @@ export class GooglePlayClient {
   }
 
   async deleteEdit(packageName: string, editId: string): Promise<void> {
-    await this.run("Closing the edit", () => this.api.edits.delete({ packageName, editId }, { rootUrl: this.rootUrl }));
+    await this.run("Closing the edit", () =>
+      this.api.edits.delete({ packageName, editId }, { rootUrl: this.rootUrl }),
+    );
   }
 
   /** The highest version code of the app's bundles, or null when it has none. */
@@ -153,7 +168,9 @@ export class GooglePlayClient {
   }
 
   async commitEdit(packageName: string, editId: string): Promise<void> {
-    await this.run("Committing the edit", () => this.api.edits.commit({ packageName, editId }, { rootUrl: this.rootUrl }));
+    await this.run("Committing the edit", () =>
+      this.api.edits.commit({ packageName, editId }, { rootUrl: this.rootUrl }),
+    );
   }
 
   /** The media upload URL of `bundles.upload` for this edit. */

@@ -35,14 +35,22 @@ export async function publishToGooglePlay(
   if (progress.versionCode === undefined) {
     const media = new ResumableMediaUpload<UploadedBundle>(client.http, () => client.accessToken());
     if (!progress.session) {
-      progress.session = await media.open(client.bundleUploadUrl(packageName, editId), options.fileSize, "application/octet-stream");
+      progress.session = await media.open(
+        client.bundleUploadUrl(packageName, editId),
+        options.fileSize,
+        "application/octet-stream",
+      );
       await steps.save(progress, {});
     }
     const bundle = await sendChunks(media, progress.session, options, steps, progress);
     if (bundle.sha256 && bundle.sha256.toLowerCase() !== options.sha256.toLowerCase()) {
-      throw new StoreError(`Google Play received a different file (SHA-256 ${bundle.sha256}, sent ${options.sha256}).`, false);
+      throw new StoreError(
+        `Google Play received a different file (SHA-256 ${bundle.sha256}, sent ${options.sha256}).`,
+        false,
+      );
     }
-    if (!bundle.versionCode) throw new StoreError("Google Play took the bundle but named no version code.", false);
+    if (!bundle.versionCode)
+      throw new StoreError("Google Play took the bundle but named no version code.", false);
     progress.versionCode = bundle.versionCode;
     await steps.save(progress, { state: "processing", progress: 100, message: "Releasing" });
   }
@@ -91,7 +99,10 @@ async function sendChunks(
       }
     });
     if (!state.done) {
-      await steps.save(progress, { state: "uploading", progress: Math.min(99.9, (state.offset / size) * 100) });
+      await steps.save(progress, {
+        state: "uploading",
+        progress: Math.min(99.9, (state.offset / size) * 100),
+      });
     }
   }
   return state.result;

@@ -1,4 +1,10 @@
-import { isRetryableStatus, jsonOrStoreError, type StoreHttpOptions, StoreError, storeFetch } from "./store-http.ts";
+import {
+  isRetryableStatus,
+  jsonOrStoreError,
+  StoreError,
+  type StoreHttpOptions,
+  storeFetch,
+} from "./store-http.ts";
 
 /** Google wants every chunk but the last to be a multiple of 256 KiB. */
 export const chunkGranularity = 256 * 1024;
@@ -54,7 +60,12 @@ export class ResumableMediaUpload<T> {
     return this.put(session, bytes, range, `Sending bytes ${offset}–${offset + bytes.length - 1}`);
   }
 
-  private async put(session: string, bytes: Buffer | null, range: string, what: string): Promise<ChunkOutcome<T>> {
+  private async put(
+    session: string,
+    bytes: Buffer | null,
+    range: string,
+    what: string,
+  ): Promise<ChunkOutcome<T>> {
     const response = await storeFetch(
       session,
       {

@@ -3,7 +3,12 @@
  * service accounts) and their store uploads. Keys are sealed at rest and never sent back; an
  * account is saved only after the store accepted it.
  */
-import type { AppleDeveloperAccountInput, DeveloperAccount, GoogleDeveloperAccountInput, StoreKind } from "@tarmac/contracts";
+import type {
+  AppleDeveloperAccountInput,
+  DeveloperAccount,
+  GoogleDeveloperAccountInput,
+  StoreKind,
+} from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { MembershipService } from "../organization/membership.service.ts";

@@ -48,12 +48,19 @@ export class StoreCheckService {
     const versionId = input.uid ?? found.app.currentVersionId;
     if (!versionId) throw AppError.validation({ uid: ["The app has no build yet."] });
     const { version } = await this.deps.applications.getAccessibleVersion(userId, versionId, "app:read");
-    if (version.applicationId !== found.app.id) throw AppError.validation({ uid: ["This build is not of this app."] });
-    if (version.state !== "ready") throw AppError.validation({ uid: ["This build is still being processed."] });
+    if (version.applicationId !== found.app.id)
+      throw AppError.validation({ uid: ["This build is not of this app."] });
+    if (version.state !== "ready")
+      throw AppError.validation({ uid: ["This build is still being processed."] });
     return { ...found, account, version };
   }
 
-  async check(userId: number, store: StoreKind, input: StoreCheckInput, only?: StoreCheckName): Promise<StoreCheckResult> {
+  async check(
+    userId: number,
+    store: StoreKind,
+    input: StoreCheckInput,
+    only?: StoreCheckName,
+  ): Promise<StoreCheckResult> {
     const target = await this.resolve(userId, store, input);
     return this.run(target, only);
   }
@@ -73,7 +80,11 @@ export class StoreCheckService {
       const client = this.deps.clients.appleFor(account);
       const app = await client.findApp(bundleId);
       if (!app) {
-        checks.push({ name: "app", ok: false, detail: `App Store Connect has no app with the bundle ID ${bundleId} that this key can see.` });
+        checks.push({
+          name: "app",
+          ok: false,
+          detail: `App Store Connect has no app with the bundle ID ${bundleId} that this key can see.`,
+        });
         return { checks, latest: null };
       }
       checks.push({ name: "app", ok: true, detail: `App Store Connect knows ${bundleId} as "${app.name}".` });
@@ -98,9 +109,14 @@ export class StoreCheckService {
     } catch (error) {
       const status = error instanceof StoreError ? error.status : null;
       if (status === 404) {
-        checks.push({ name: "app", ok: false, detail: `Google Play has no app with the package name ${packageName}: ${said(error)}` });
+        checks.push({
+          name: "app",
+          ok: false,
+          detail: `Google Play has no app with the package name ${packageName}: ${said(error)}`,
+        });
       } else {
-        const detail = status === 403 ? `The service account may not release ${packageName}: ${said(error)}` : said(error);
+        const detail =
+          status === 403 ? `The service account may not release ${packageName}: ${said(error)}` : said(error);
         checks.push({ name: "access", ok: false, detail });
       }
       return { checks, latest: null };
@@ -126,26 +142,41 @@ export class StoreCheckService {
 function localChecks({ account, app, version }: PublishTarget): Check[] {
   const store = account.store as StoreKind;
   const wanted = appTypes[store];
-  const info = version.buildInfo as { file_type?: string; provisioning?: { kind?: string } | null; signing?: { signed?: boolean } | null };
+  const info = version.buildInfo as {
+    file_type?: string;
+    provisioning?: { kind?: string } | null;
+    signing?: { signed?: boolean } | null;
+  };
   if (app.appType !== wanted.appType || info.file_type !== wanted.fileType || !version.bundleId) {
-    return [{ name: "app", ok: false, detail: `This build is not ${wanted.label} with a bundle identifier.` }];
+    return [
+      { name: "app", ok: false, detail: `This build is not ${wanted.label} with a bundle identifier.` },
+    ];
   }
   if (store === "app_store") {
     const kind = info.provisioning?.kind;
-    if (kind === "app_store") return [{ name: "signing", ok: true, detail: "Signed with an App Store profile." }];
+    if (kind === "app_store")
+      return [{ name: "signing", ok: true, detail: "Signed with an App Store profile." }];
     const detail = kind
       ? `Signed with a ${kind.replaceAll("_", " ")} profile: TestFlight takes only builds signed for App Store distribution.`
       : "The IPA has no provisioning profile: sign it for App Store distribution.";
     return [{ name: "signing", ok: false, detail }];
   }
-  if (info.signing?.signed) return [{ name: "signing", ok: true, detail: "Signed (with the upload key, as Play expects)." }];
-  return [{ name: "signing", ok: false, detail: "The bundle is not signed: sign it with the app's upload key." }];
+  if (info.signing?.signed)
+    return [{ name: "signing", ok: true, detail: "Signed (with the upload key, as Play expects)." }];
+  return [
+    { name: "signing", ok: false, detail: "The bundle is not signed: sign it with the app's upload key." },
+  ];
 }
 
 function versionCheck(buildNumber: string, latest: string | null): Check {
-  if (latest === null) return { name: "build_version", ok: true, detail: "The store has no build of the app yet." };
+  if (latest === null)
+    return { name: "build_version", ok: true, detail: "The store has no build of the app yet." };
   if (compareBuildNumbers(buildNumber, latest) > 0) {
-    return { name: "build_version", ok: true, detail: `Build ${buildNumber} is higher than the store's latest, ${latest}.` };
+    return {
+      name: "build_version",
+      ok: true,
+      detail: `Build ${buildNumber} is higher than the store's latest, ${latest}.`,
+    };
   }
   return {
     name: "build_version",

@@ -35,7 +35,11 @@ export async function storeFetch(
     return await guardedFetch(
       url,
       { method: init.method, headers: init.headers ?? {}, body: init.body ?? null },
-      { allowPrivateTargets: options.allowPrivateTargets, timeoutMs: options.timeoutMs ?? 120_000, maxBytes: maxAnswerBytes },
+      {
+        allowPrivateTargets: options.allowPrivateTargets,
+        timeoutMs: options.timeoutMs ?? 120_000,
+        maxBytes: maxAnswerBytes,
+      },
     );
   } catch (error) {
     throw new StoreError(describeNetworkFailure(error) ?? (error as Error).message, true);
@@ -57,16 +61,22 @@ export async function jsonOrStoreError<T>(response: Response, what: string): Pro
     body = null;
   }
   if (response.ok) return body as T;
-  throw new StoreError(`${what}: ${storeMessageOf(body, text, response.status)}`, isRetryableStatus(response.status), response.status);
+  throw new StoreError(
+    `${what}: ${storeMessageOf(body, text, response.status)}`,
+    isRetryableStatus(response.status),
+    response.status,
+  );
 }
 
 /** The store's own words in an error body (App Store Connect's `errors[]`, Google's `error.message`). */
 export function storeMessageOf(body: unknown, text: string, status: number): string {
   const apple = (body as { errors?: { title?: string; detail?: string }[] } | null)?.errors?.[0];
   if (apple) return [apple.title, apple.detail].filter(Boolean).join(": ");
-  const google = (body as { error?: { message?: string } | string; error_description?: string } | null)?.error;
+  const google = (body as { error?: { message?: string } | string; error_description?: string } | null)
+    ?.error;
   if (typeof google === "object" && google?.message) return google.message;
   const oauth = body as { error?: string; error_description?: string } | null;
-  if (typeof oauth?.error === "string") return [oauth.error, oauth.error_description].filter(Boolean).join(": ");
+  if (typeof oauth?.error === "string")
+    return [oauth.error, oauth.error_description].filter(Boolean).join(": ");
   return `HTTP ${status}${text ? ` ${text.slice(0, 200)}` : ""}`;
 }

@@ -5,9 +5,14 @@ import type { Database } from "../../platform/db/client.ts";
 import type { JobDefinition } from "../../platform/jobs/define-job.ts";
 import type { JobQueue } from "../../platform/jobs/job-queue.ts";
 import type { ApplicationService } from "../application/application.service.ts";
-import { findStoreUpload, insertStoreUpload, listStoreUploads, type StoreUploadRow } from "./store.repo.ts";
+import {
+  findStoreUpload,
+  insertStoreUpload,
+  listDeveloperAccounts,
+  listStoreUploads,
+  type StoreUploadRow,
+} from "./store.repo.ts";
 import type { StoreCheckService } from "./store-checks.service.ts";
-import { listDeveloperAccounts } from "./store.repo.ts";
 import type { StoreUploadOptions } from "./store-upload.facts.ts";
 
 export interface StoreUploadServiceDeps {
@@ -50,7 +55,12 @@ export class StoreUploadService {
   constructor(private readonly deps: StoreUploadServiceDeps) {}
 
   /** Checks, then queues the upload; 400 naming each failed check before any byte is sent. */
-  async start(userId: number, store: StoreKind, input: StoreUploadInput, plistFile?: Buffer): Promise<{ task_id: string }> {
+  async start(
+    userId: number,
+    store: StoreKind,
+    input: StoreUploadInput,
+    plistFile?: Buffer,
+  ): Promise<{ task_id: string }> {
     const fromPlist = readPlistOptions(plistFile);
     const integrationId = input.integration_id ?? (await this.onlyAccount(userId, store, input.app_id));
     const target = await this.deps.checks.resolve(userId, store, { ...input, integration_id: integrationId });
@@ -95,7 +105,9 @@ export class StoreUploadService {
     const accounts = await listDeveloperAccounts(this.deps.db, app.organizationId, store);
     if (accounts.length !== 1) {
       throw AppError.validation({
-        integration_id: [accounts.length ? "Choose the developer account." : "Add a developer account for this store first."],
+        integration_id: [
+          accounts.length ? "Choose the developer account." : "Add a developer account for this store first.",
+        ],
       });
     }
     return (accounts[0] as { id: number }).id;

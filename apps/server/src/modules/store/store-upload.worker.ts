@@ -1,9 +1,14 @@
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvents } from "../../platform/events/domain-events.ts";
 import type { StorageDriver } from "../../platform/storage/storage-driver.ts";
-import { publishToTestFlight, type PublishSteps } from "./apple-publisher.ts";
+import { type PublishSteps, publishToTestFlight } from "./apple-publisher.ts";
 import { publishToGooglePlay } from "./google-publisher.ts";
-import { findDeveloperAccountById, findStoreUpload, type StoreUploadRow, updateStoreUpload } from "./store.repo.ts";
+import {
+  findDeveloperAccountById,
+  findStoreUpload,
+  type StoreUploadRow,
+  updateStoreUpload,
+} from "./store.repo.ts";
 import type { StoreClients } from "./store-clients.ts";
 import { StoreError } from "./store-http.ts";
 import { appleProgress, googleProgress, storeUploadOptions } from "./store-upload.facts.ts";
@@ -60,13 +65,26 @@ export class StoreUploadWorker {
       throw new StoreError("The developer account was deleted.", false);
     }
     const options = storeUploadOptions.parse(row.options);
-    const save = async (progress: object, update: { state?: string; progress?: number; message?: string }) => {
+    const save = async (
+      progress: object,
+      update: { state?: string; progress?: number; message?: string },
+    ) => {
       await updateStoreUpload(this.deps.db, row.organizationId, row.id, { resume: progress, ...update });
     };
-    const common = { storage: this.deps.storage, pollMs: this.deps.pollMs, maxPollMs: this.deps.maxPollMs, save };
+    const common = {
+      storage: this.deps.storage,
+      pollMs: this.deps.pollMs,
+      maxPollMs: this.deps.maxPollMs,
+      save,
+    };
     if (row.store === "app_store") {
       const client = this.deps.clients.appleFor(account);
-      return publishToTestFlight(client, options, appleProgress.parse(row.resume), common as PublishSteps<never>);
+      return publishToTestFlight(
+        client,
+        options,
+        appleProgress.parse(row.resume),
+        common as PublishSteps<never>,
+      );
     }
     const client = this.deps.clients.googleFor(account);
     return publishToGooglePlay(client, options, googleProgress.parse(row.resume), {

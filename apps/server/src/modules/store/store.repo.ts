@@ -81,7 +81,9 @@ export function listStoreUploads(db: Database, organizationId: number, applicati
   return db
     .select()
     .from(storeUploads)
-    .where(and(eq(storeUploads.organizationId, organizationId), eq(storeUploads.applicationId, applicationId)))
+    .where(
+      and(eq(storeUploads.organizationId, organizationId), eq(storeUploads.applicationId, applicationId)),
+    )
     .orderBy(desc(storeUploads.createdAt))
     .limit(limit);
 }

@@ -96,8 +96,16 @@ function registerAccountRoutes(app: FastifyInstance, deps: StoreRouteDeps, store
       const form = await readForm(request, "private_key_file", 64 * 1024);
       const account =
         store === "app_store"
-          ? await deps.accounts.createApple(userId, parseInput(appleDeveloperAccountInput, form.fields), form.file)
-          : await deps.accounts.createGoogle(userId, parseInput(googleDeveloperAccountInput, form.fields), form.file);
+          ? await deps.accounts.createApple(
+              userId,
+              parseInput(appleDeveloperAccountInput, form.fields),
+              form.file,
+            )
+          : await deps.accounts.createGoogle(
+              userId,
+              parseInput(googleDeveloperAccountInput, form.fields),
+              form.file,
+            );
       return reply.status(201).send(account);
     },
   );
@@ -131,11 +139,15 @@ function registerCheckRoutes(app: FastifyInstance, deps: StoreRouteDeps) {
       : `Whether the build can go to ${store === "app_store" ? "TestFlight" : "Google Play"}: each check with its reason`;
     const handler = (request: FastifyRequest, input: unknown) =>
       deps.checks.check(requireActiveActor(request).userId, store, parseInput(storeCheckInput, input), only);
-    routes.get(path, { schema: { tags, summary, response: { 200: storeCheckResult, ...errors } } }, (request) =>
-      handler(request, request.query),
+    routes.get(
+      path,
+      { schema: { tags, summary, response: { 200: storeCheckResult, ...errors } } },
+      (request) => handler(request, request.query),
     );
-    routes.post(path, { schema: { tags, summary, response: { 200: storeCheckResult, ...errors } } }, (request) =>
-      handler(request, request.body),
+    routes.post(
+      path,
+      { schema: { tags, summary, response: { 200: storeCheckResult, ...errors } } },
+      (request) => handler(request, request.body),
     );
   }
 }
@@ -155,7 +167,12 @@ function registerUploadRoutes(app: FastifyInstance, deps: StoreRouteDeps, store:
     async (request, reply) => {
       const userId = requireActiveActor(request).userId;
       const form = await readForm(request, "plist_file", 256 * 1024);
-      const started = await deps.uploads.start(userId, store, parseInput(storeUploadInput, form.fields), form.file);
+      const started = await deps.uploads.start(
+        userId,
+        store,
+        parseInput(storeUploadInput, form.fields),
+        form.file,
+      );
       return reply.status(202).send(started);
     },
   );

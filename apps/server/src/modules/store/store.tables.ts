@@ -62,5 +62,7 @@ export const storeUploads = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("store_uploads_app_idx").on(table.organizationId, table.applicationId, table.createdAt.desc())],
+  (table) => [
+    index("store_uploads_app_idx").on(table.organizationId, table.applicationId, table.createdAt.desc()),
+  ],
 );
