@@ -92,9 +92,7 @@ export function createModules(platform: Platform) {
     ...distribution.services,
   });
   const outbound = { ...organization.services, ...application.services, installPage };
-  // Store upload events are offered once the organization has a developer account (store module, built later).
-  const storeEventsOffered = (organizationId: number) =>
-    store.services.storeAccounts.hasAccounts(organizationId);
+  const storeEventsOffered = (orgId: number) => store.services.storeAccounts.hasAccounts(orgId);
   const integrations = createIntegrationsModule(platform, { ...outbound, storeEventsOffered });
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
   const store = createStoreModule(platform, { ...organization.services, ...application.services });

@@ -18,6 +18,7 @@ export function createIntegrationsModule(
   deps: OrganizationServices &
     ApplicationServices & {
       installPage: (app: { id: number; organizationId: number }) => Promise<string>;
+      /** Whether the organization has a store developer account (the store module, built after this one). */
       storeEventsOffered: (organizationId: number) => Promise<boolean>;
     },
 ) {
