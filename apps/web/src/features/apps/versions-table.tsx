@@ -10,11 +10,15 @@ import {
   type MyAppRole,
   type Version,
 } from "../../api/applications.ts";
+import { isAdminRole } from "../../api/roles.ts";
+import { storeForAppType } from "../../api/store.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
 import { useBreakpoint } from "../../ui/use-breakpoint.ts";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
+import { PublishDialog } from "./store/publish-dialog.tsx";
+import { StoreHistory } from "./store/store-history.tsx";
 import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
 import { VersionCard } from "./version-card.tsx";
@@ -27,6 +31,9 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
   const [editing, setEditing] = useState<Version | null>(null);
   const [exchanging, setExchanging] = useState<Version | null>(null);
   const [deleting, setDeleting] = useState<Version | null>(null);
+  const [publishing, setPublishing] = useState<Version | null>(null);
+  // Builds go to a store from iOS and Android apps, by the organization's owners and admins.
+  const canPublish = storeForAppType(app.app_type) !== null && isAdminRole(rights.role);
   const query = useQuery({
     queryKey: applicationKeys.builds(app.id, page),
     queryFn: () => listBuilds(app.id, page),
@@ -39,6 +46,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
     onEditNotes: () => setEditing(version),
     onExchange: () => setExchanging(version),
     onDelete: () => setDeleting(version),
+    ...(canPublish ? { onPublish: () => setPublishing(version) } : {}),
   });
 
   if (query.isPending) return <PageLoader />;
@@ -89,6 +97,10 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
       <ReleaseNotesDialog version={editing} onClose={() => setEditing(null)} />
       <ExchangeFileModal app={app} version={exchanging} onClose={() => setExchanging(null)} />
       <DeleteVersionDialog version={deleting} onClose={() => setDeleting(null)} />
+      {canPublish ? (
+        <PublishDialog app={app} version={publishing} onClose={() => setPublishing(null)} />
+      ) : null}
+      {storeForAppType(app.app_type) !== null ? <StoreHistory appId={app.id} /> : null}
     </Stack>
   );
 }
