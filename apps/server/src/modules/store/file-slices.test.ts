@@ -28,9 +28,17 @@ describe("store URLs", () => {
     expect(() => loadConfig({ ...base, APP_STORE_CONNECT_API_URL: "http://127.0.0.1:9000" })).toThrow(
       "Invalid configuration: APP_STORE_CONNECT_API_URL: 127.0.0.1 is a private address (set ALLOW_PRIVATE_NETWORK_TARGETS=true to allow it)",
     );
-    expect(() => loadConfig({ ...base, GOOGLE_PLAY_API_URL: "http://[::1]:9000" })).toThrow(/GOOGLE_PLAY_API_URL: ::1/);
-    expect(() => loadConfig({ ...base, GOOGLE_OAUTH_TOKEN_URL: "http://localhost/token" })).toThrow(/localhost/);
-    const allowed = loadConfig({ ...base, ALLOW_PRIVATE_NETWORK_TARGETS: "true", GOOGLE_PLAY_API_URL: "http://10.0.0.5" });
+    expect(() => loadConfig({ ...base, GOOGLE_PLAY_API_URL: "http://[::1]:9000" })).toThrow(
+      /GOOGLE_PLAY_API_URL: ::1/,
+    );
+    expect(() => loadConfig({ ...base, GOOGLE_OAUTH_TOKEN_URL: "http://localhost/token" })).toThrow(
+      /localhost/,
+    );
+    const allowed = loadConfig({
+      ...base,
+      ALLOW_PRIVATE_NETWORK_TARGETS: "true",
+      GOOGLE_PLAY_API_URL: "http://10.0.0.5",
+    });
     expect(allowed.GOOGLE_PLAY_API_URL).toBe("http://10.0.0.5");
   });
 });
