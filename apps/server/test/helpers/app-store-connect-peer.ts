@@ -1,9 +1,19 @@
 import { createHash, type KeyObject, randomUUID } from "node:crypto";
-import { closeSync, createReadStream, openSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, openSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { decodeProtectedHeader, jwtVerify } from "jose";
+import {
+  authenticate,
+  type Json,
+  notFound,
+  Refusal,
+  readBuildUploadRequest,
+  readJson,
+  readUploadFileRequest,
+  send,
+  writeSlice,
+} from "./app-store-connect-peer-parts.ts";
 import { tempDir } from "./temp-dirs.ts";
 
 /**
@@ -43,22 +53,6 @@ interface BuildUpload {
   pollsUntilComplete: number;
   file?: { id: string; name: string; size: number; path: string; operations: Operation[] };
 }
-
-type Json = Record<string, unknown>;
-
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly title: string,
-    readonly detail: string,
-  ) {
-    super(detail);
-  }
-}
-
-const notAuthorized = (detail: string) =>
-  new Refusal(401, "NOT_AUTHORIZED", "Authentication credentials are missing or invalid.", detail);
 
 export class AppStoreConnectPeer {
   readonly keys = new Map<string, PeerKey>();
@@ -148,7 +142,7 @@ export class AppStoreConnectPeer {
     // Slice URLs are signed by Apple in the URL itself, as the real ones are: no bearer token.
     if (slice && request.method === "PUT")
       return this.putSlice(request, response, slice[1] ?? "", Number(slice[2]));
-    await this.authenticate(request);
+    await authenticate(request, this.keys);
     const body = request.method === "GET" ? null : await readJson(request);
     const route = `${request.method} ${url.pathname}`;
     if (route === "GET /v1/apps") return send(response, 200, this.listApps(url));
@@ -167,35 +161,7 @@ export class AppStoreConnectPeer {
       response.writeHead(204).end();
       return;
     }
-    throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", `No route ${route}`);
-  }
-
-  private async authenticate(request: IncomingMessage): Promise<void> {
-    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    if (!token) throw notAuthorized("No bearer token.");
-    let kid: string | undefined;
-    try {
-      const header = decodeProtectedHeader(token);
-      if (header.alg !== "ES256") throw notAuthorized("The token must be signed with ES256.");
-      kid = header.kid;
-    } catch (error) {
-      if (error instanceof Refusal) throw error;
-      throw notAuthorized("The token is not a JWT.");
-    }
-    const key = kid ? this.keys.get(kid) : undefined;
-    if (!key || key.revoked) throw notAuthorized("The key is unknown or has been revoked.");
-    try {
-      const { payload } = await jwtVerify(token, key.publicKey, {
-        algorithms: ["ES256"],
-        audience: "appstoreconnect-v1",
-        issuer: key.issuerId,
-      });
-      const life = (payload.exp ?? 0) - (payload.iat ?? Math.floor(Date.now() / 1000));
-      if (!payload.exp || life > 20 * 60) throw notAuthorized("Tokens may live at most 20 minutes.");
-    } catch (error) {
-      if (error instanceof Refusal) throw error;
-      throw notAuthorized(`The token was refused: ${(error as Error).message}`);
-    }
+    throw notFound(`No route ${route}`);
   }
 
   private appById(id: string): PeerApp {
@@ -231,25 +197,8 @@ export class AppStoreConnectPeer {
   }
 
   private createBuildUpload(body: Json | null): Json {
-    const data = (body?.data ?? {}) as {
-      type?: string;
-      attributes?: Json;
-      relationships?: { app?: { data?: { id?: string } } };
-    };
-    if (data.type !== "buildUploads")
-      throw new Refusal(409, "ENTITY_ERROR.INCORRECT_TYPE", "Incorrect type", "type must be buildUploads");
-    const attributes = data.attributes ?? {};
-    const app = this.appById(data.relationships?.app?.data?.id ?? "");
-    const buildNumber = String(attributes.cfBundleVersion ?? "");
-    const version = String(attributes.cfBundleShortVersionString ?? "");
-    if (!buildNumber || !version || attributes.platform !== "IOS") {
-      throw new Refusal(
-        409,
-        "ENTITY_ERROR.ATTRIBUTE.REQUIRED",
-        "A required attribute is missing",
-        "cfBundleVersion, cfBundleShortVersionString and platform are required",
-      );
-    }
+    const { appId, version, buildNumber } = readBuildUploadRequest(body);
+    const app = this.appById(appId);
     const taken =
       app.builds.some((build) => build.version === buildNumber) ||
       [...this.uploads.values()].some(
@@ -276,28 +225,9 @@ export class AppStoreConnectPeer {
   }
 
   private createBuildUploadFile(body: Json | null): Json {
-    const data = (body?.data ?? {}) as {
-      attributes?: Json;
-      relationships?: { buildUpload?: { data?: { id?: string } } };
-    };
-    const upload = this.uploads.get(data.relationships?.buildUpload?.data?.id ?? "");
-    if (!upload)
-      throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such build upload.");
-    const { fileName, fileSize, uti, assetType } = data.attributes ?? {};
-    if (
-      typeof fileSize !== "number" ||
-      fileSize <= 0 ||
-      uti !== "com.apple.ipa" ||
-      assetType !== "ASSET" ||
-      !fileName
-    ) {
-      throw new Refusal(
-        409,
-        "ENTITY_ERROR.ATTRIBUTE.INVALID",
-        "An attribute value is invalid",
-        "fileName, fileSize, uti com.apple.ipa and assetType ASSET are required",
-      );
-    }
+    const { buildUploadId, fileName, fileSize } = readUploadFileRequest(body);
+    const upload = this.uploads.get(buildUploadId);
+    if (!upload) throw notFound("No such build upload.");
     const id = randomUUID();
     const filePath = path.join(this.dir, id);
     closeSync(openSync(filePath, "w"));
@@ -326,7 +256,7 @@ export class AppStoreConnectPeer {
   private fileById(id: string) {
     for (const upload of this.uploads.values())
       if (upload.file?.id === id) return { upload, file: upload.file };
-    throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such file.");
+    throw notFound("No such file.");
   }
 
   private async putSlice(
@@ -349,28 +279,7 @@ export class AppStoreConnectPeer {
         "Try again.",
       );
     }
-    const declared = Number(request.headers["content-length"]);
-    if (declared !== operation.length) {
-      request.resume();
-      throw new Refusal(
-        400,
-        "INVALID_LENGTH",
-        "Wrong length",
-        `The slice at ${operation.offset} is ${operation.length} bytes, not ${declared}.`,
-      );
-    }
-    const descriptor = openSync(file.path, "r+");
-    let written = 0;
-    try {
-      for await (const chunk of request) {
-        writeSync(descriptor, chunk as Buffer, 0, (chunk as Buffer).length, operation.offset + written);
-        written += (chunk as Buffer).length;
-      }
-    } finally {
-      closeSync(descriptor);
-    }
-    if (written !== operation.length)
-      throw new Refusal(400, "INVALID_LENGTH", "Wrong length", "The body was cut short.");
+    await writeSlice(request, file.path, operation.offset, operation.length);
     operation.received = true;
     response.writeHead(200).end();
   }
@@ -407,8 +316,7 @@ export class AppStoreConnectPeer {
 
   private readBuildUpload(id: string): Json {
     const upload = this.uploads.get(id);
-    if (!upload)
-      throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", "No such build upload.");
+    if (!upload) throw notFound("No such build upload.");
     const errors: Json[] = [];
     if (upload.state === "PROCESSING") {
       if (this.processingError) {
@@ -424,8 +332,7 @@ export class AppStoreConnectPeer {
 
   private buildById(id: string) {
     const build = this.apps.flatMap((app) => app.builds).find((entry) => entry.id === id);
-    if (!build)
-      throw new Refusal(404, "NOT_FOUND", "The specified resource does not exist", `No build ${id}.`);
+    if (!build) throw notFound(`No build ${id}.`);
     return build;
   }
 
@@ -453,15 +360,4 @@ export class AppStoreConnectPeer {
       group.add(build.id);
     }
   }
-}
-
-async function readJson(request: IncomingMessage): Promise<Json | null> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text ? (JSON.parse(text) as Json) : null;
-}
-
-function send(response: ServerResponse, status: number, body: Json): void {
-  response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }

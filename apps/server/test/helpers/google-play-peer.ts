@@ -1,7 +1,15 @@
 import { createHash, type Hash, type KeyObject, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { decodeJwt, jwtVerify } from "jose";
+import {
+  drain,
+  GoogleError,
+  type Json,
+  readJson,
+  readText,
+  send,
+  verifyAssertion,
+} from "./google-play-peer-parts.ts";
 
 /**
  * A loopback fake of exactly the Google endpoints Tarmac calls: the OAuth token endpoint (the
@@ -47,20 +55,7 @@ interface Session {
   sha1: Hash;
 }
 
-type Json = Record<string, unknown>;
-
-class GoogleError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly oauth = false,
-  ) {
-    super(message);
-  }
-}
-
 const granularity = 256 * 1024;
-export const googleTokenAudience = "https://oauth2.googleapis.com/token";
 
 export class GooglePlayPeer {
   readonly accounts = new Map<string, PeerAccount>();
@@ -184,39 +179,9 @@ export class GooglePlayPeer {
   }
 
   private async token(request: IncomingMessage): Promise<Json> {
-    const form = new URLSearchParams(await readText(request));
-    if (form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:jwt-bearer") {
-      throw new GoogleError(400, "Invalid grant_type", true);
-    }
-    const assertion = form.get("assertion") ?? "";
-    let claims: { iss?: string };
-    try {
-      claims = decodeJwt(assertion);
-    } catch {
-      throw new GoogleError(400, "Invalid JWT.", true);
-    }
-    const account = this.accounts.get(claims.iss ?? "");
-    if (!account) throw new GoogleError(400, "Invalid grant: account not found", true);
-    if (account.disabled) throw new GoogleError(400, "Invalid grant: account disabled", true);
-    try {
-      const { payload } = await jwtVerify(assertion, account.publicKey, {
-        algorithms: ["RS256"],
-        audience: googleTokenAudience,
-      });
-      if (!payload.exp || !payload.iat || payload.exp - payload.iat > 3600)
-        throw new Error("lifetime over an hour");
-      if (
-        !String(payload.scope ?? "")
-          .split(" ")
-          .includes("https://www.googleapis.com/auth/androidpublisher")
-      ) {
-        throw new Error("scope androidpublisher missing");
-      }
-    } catch (error) {
-      throw new GoogleError(400, `Invalid JWT Signature or claims: ${(error as Error).message}`, true);
-    }
+    const email = await verifyAssertion(await readText(request), this.accounts);
     const token = `ya29.${randomBytes(24).toString("hex")}`;
-    this.tokens.set(token, claims.iss as string);
+    this.tokens.set(token, email);
     return { access_token: token, expires_in: 3599, token_type: "Bearer" };
   }
 
@@ -352,25 +317,4 @@ export class GooglePlayPeer {
     app.nextVersionCode = Math.max(...app.versionCodes, 0) + 1;
     return { id: edit.id };
   }
-}
-
-async function readText(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function readJson(request: IncomingMessage): Promise<Json | null> {
-  const text = await readText(request);
-  return text ? (JSON.parse(text) as Json) : null;
-}
-
-async function drain(request: IncomingMessage): Promise<void> {
-  for await (const _ of request) {
-    // Read to the end so the connection stays usable.
-  }
-}
-
-function send(response: ServerResponse, status: number, body: Json): void {
-  response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
