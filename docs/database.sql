@@ -628,6 +628,46 @@ create table storage_moves (
   constraint storage_moves_target_location_id_storage_locations_id_fk FOREIGN KEY (target_location_id) REFERENCES storage_locations(id) ON DELETE CASCADE
 );
 
+create table store_developer_accounts (
+  id bigint not null generated always as identity,
+  organization_id bigint not null,
+  store text not null,
+  key_name text not null,
+  issuer_id text,
+  key_id text,
+  client_email text,
+  sealed_key text not null,
+  created_by bigint,
+  created_at timestamp with time zone not null default now(),
+  constraint store_developer_accounts_created_by_users_id_fk FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL,
+  constraint store_developer_accounts_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES organizations(id) ON DELETE CASCADE,
+  constraint store_developer_accounts_pkey PRIMARY KEY (id)
+);
+
+create table store_uploads (
+  id uuid not null default gen_random_uuid(),
+  organization_id bigint not null,
+  application_id bigint not null,
+  version_id bigint not null,
+  account_id bigint,
+  store text not null,
+  state text not null default 'queued'::text,
+  progress real not null default 0,
+  message text not null default ''::text,
+  options jsonb not null default '{}'::jsonb,
+  resume jsonb not null default '{}'::jsonb,
+  attempts integer not null default 0,
+  created_by bigint,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint store_uploads_account_id_store_developer_accounts_id_fk FOREIGN KEY (account_id) REFERENCES store_developer_accounts(id) ON DELETE SET NULL,
+  constraint store_uploads_application_id_applications_id_fk FOREIGN KEY (application_id) REFERENCES applications(id) ON DELETE CASCADE,
+  constraint store_uploads_created_by_users_id_fk FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL,
+  constraint store_uploads_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES organizations(id) ON DELETE CASCADE,
+  constraint store_uploads_pkey PRIMARY KEY (id),
+  constraint store_uploads_version_id_versions_id_fk FOREIGN KEY (version_id) REFERENCES versions(id) ON DELETE CASCADE
+);
+
 create table team_members (
   team_id bigint not null,
   user_id bigint not null,
@@ -941,6 +981,8 @@ CREATE UNIQUE INDEX storage_locations_active_key ON public.storage_locations USI
 CREATE INDEX storage_locations_org_idx ON public.storage_locations USING btree (organization_id, kind);
 CREATE INDEX storage_moves_org_idx ON public.storage_moves USING btree (organization_id, id);
 CREATE UNIQUE INDEX storage_moves_running_key ON public.storage_moves USING btree (organization_id) WHERE (state = ANY (ARRAY['queued'::text, 'running'::text]));
+CREATE INDEX store_developer_accounts_org_idx ON public.store_developer_accounts USING btree (organization_id, store);
+CREATE INDEX store_uploads_app_idx ON public.store_uploads USING btree (organization_id, application_id, created_at DESC NULLS LAST);
 CREATE INDEX team_members_user_idx ON public.team_members USING btree (user_id);
 CREATE INDEX teams_org_idx ON public.teams USING btree (organization_id);
 CREATE INDEX teams_search_idx ON public.teams USING gin (search_text gin_trgm_ops);

@@ -24,6 +24,8 @@
  *    after a cut at half the file: how much was sent in all (resumable-bench.ts).
  * 6. Re-signing a 300 MiB IPA (resign-bench.ts): time and peak memory of the re-signing process
  *    (BENCH_RESIGN_MIB, BENCH_ONLY=resign).
+ * 7. Store uploads of the same size to the App Store Connect and Google Play fakes: resident memory
+ *    growth while the build goes out in slices (store-upload-bench.ts).
  * BENCH_UPLOAD_MIB (default 1024), BENCH_RUNS (default 5), BENCH_SECONDS (default 10).
  */
 import { spawnSync } from "node:child_process";
@@ -35,6 +37,7 @@ import { runResignBench } from "./resign-bench.ts";
 import { runResumableBench } from "./resumable-bench.ts";
 import { runSearchIndexBench } from "./search-index-bench.ts";
 import { runStartupBench, type StartFigures } from "./startup-bench.ts";
+import { runStoreUploadBench } from "./store-upload-bench.ts";
 import { mib, runUploadBench } from "./upload-bench.ts";
 
 const uploadMib = Number(process.env.BENCH_UPLOAD_MIB ?? 1024);
@@ -218,4 +221,17 @@ if (!only || only === "sso") {
   console.log(
     `  liveness check alone ${fixed(sso.alone.rps)} req/s (p95 ${fixed(sso.alone.p95)} ms); under the attack ${fixed(sso.underAttack.rps)} req/s (p95 ${fixed(sso.underAttack.p95)} ms): ${((sso.underAttack.rps / sso.alone.rps) * 100).toFixed(0)}% of alone`,
   );
+}
+
+if (!only || only === "store") {
+  const store = await runStoreUploadBench(uploadMib);
+  console.log(`store uploads of ${uploadMib} MiB from local storage to the loopback fakes (slices of 8 MiB)`);
+  for (const [name, figures] of [
+    ["TestFlight", store.testFlight],
+    ["Google Play", store.play],
+  ] as const) {
+    console.log(
+      `  ${name}: ${fixed(figures.seconds)} s (${fixed(uploadMib / figures.seconds)} MiB/s), resident memory growth ${fixed(figures.growthMib)} MiB`,
+    );
+  }
 }

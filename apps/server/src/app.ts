@@ -24,6 +24,7 @@ import { createSendBuildsModule } from "./modules/send-builds/send-builds.module
 import { createSsoModule } from "./modules/sso/sso.module.ts";
 import { createStaffModule } from "./modules/staff/staff.module.ts";
 import { createStorageModule } from "./modules/storage/storage.module.ts";
+import { createStoreModule } from "./modules/store/store.module.ts";
 import { createTeamModule } from "./modules/team/team.module.ts";
 import { createTesterModule } from "./modules/tester/tester.module.ts";
 import { createTwoFactorModule } from "./modules/two-factor/two-factor.module.ts";
@@ -59,54 +60,33 @@ export function createModules(platform: Platform) {
   const mailServer = createMailServerModule(platform, { ...users.services, ...organization.services });
   const common = { ...users.services, ...organization.services };
   const application = createApplicationModule(platform, { ...common, ...auth.services });
-  const staff = createStaffModule(platform, {
-    ...common,
-    ...twoFactor.services,
-    ...auth.services,
-    ...team.services,
-    ...application.services,
-  });
-  const storage = createStorageModule(platform, { ...organization.services, ...application.services });
-  const tester = createTesterModule(platform, { ...users.services, ...application.services });
-  const distribution = createDistributionModule(platform, {
-    ...organization.services,
-    ...application.services,
-    ...tester.services,
-  });
+  const catalog = { ...common, ...application.services };
+  const people = { ...twoFactor.services, ...auth.services, ...team.services };
+  const staff = createStaffModule(platform, { ...catalog, ...people });
+  const storage = createStorageModule(platform, catalog);
+  const tester = createTesterModule(platform, catalog);
+  const distribution = createDistributionModule(platform, { ...catalog, ...tester.services });
+  const builds = { ...catalog, ...storage.services };
   // Uploads confirm into the catalog and give each new app its install link: they come after both.
   // AAB -> signed APK is the android-signing module's, built after upload (it runs its tasks).
   const installableApk = installableApkPort(platform.config, () => androidSigning.services.androidApks);
-  const upload = createUploadModule(platform, {
-    ...common,
-    ...application.services,
-    ...storage.services,
-    ...distribution.services,
-    installableApk,
-  });
-  const androidSigning = createAndroidSigningModule(platform, {
-    ...common,
-    ...application.services,
-    ...storage.services,
-    ...upload.services,
-  });
-  const iosSigning = createIosSigningModule(platform, {
-    ...application.services,
-    ...storage.services,
-    ...upload.services,
-  });
+  const upload = createUploadModule(platform, { ...builds, ...distribution.services, installableApk });
+  const androidSigning = createAndroidSigningModule(platform, { ...builds, ...upload.services });
+  const iosSigning = createIosSigningModule(platform, { ...builds, ...upload.services });
   const sendBuilds = createSendBuildsModule(platform, {
-    ...common,
-    ...application.services,
+    ...catalog,
     ...tester.services,
     ...distribution.services,
   });
-  const outbound = { ...organization.services, ...application.services, ...distribution.services };
-  const integrations = createIntegrationsModule(platform, outbound);
-  const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
+  // Store events are offered to webhooks only once the organization has a developer account.
+  const store = createStoreModule(platform, catalog);
+  const outbound = { ...catalog, ...distribution.services };
+  const integrations = createIntegrationsModule(platform, { ...outbound, ...store.services });
+  const feedback = createFeedbackModule(platform, { ...outbound, ...storage.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
     ...{ staff, storage, tester, distribution, upload, androidSigning, iosSigning },
-    ...{ sendBuilds, integrations, feedback },
+    ...{ store, sendBuilds, integrations, feedback },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

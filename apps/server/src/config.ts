@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { isPublicAddress } from "./platform/net/outbound-target.ts";
 import { resolveGcsCredentials, storageSettingsProblem } from "./storage-config.ts";
 
 const booleanString = z
@@ -191,6 +193,15 @@ const envSchema = z.object({
     .optional(),
   /** Where the Stripe SDK sends its requests instead of api.stripe.com (a loopback fake in tests). */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /**
+   * The stores' hosts, for proxies and tests. They are outbound targets like any other: private
+   * and loopback addresses only with ALLOW_PRIVATE_NETWORK_TARGETS=true.
+   */
+  APP_STORE_CONNECT_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.appstoreconnect.apple.com"),
+  GOOGLE_OAUTH_TOKEN_URL: z.url({ protocol: /^https?$/ }).default("https://oauth2.googleapis.com/token"),
+  GOOGLE_PLAY_API_URL: z.url({ protocol: /^https?$/ }).default("https://androidpublisher.googleapis.com"),
+  /** How often a store's processing of an uploaded build is looked at. */
+  STORE_PROCESSING_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(30_000),
   /** How long a webhook or chat endpoint has to answer one delivery attempt. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
 });
@@ -263,6 +274,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       "Invalid configuration: STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET go together: set all three, or none",
     );
   }
+  const storeProblem = privateStoreUrl(values);
+  if (storeProblem) throw new ConfigError(`Invalid configuration: ${storeProblem}`);
   const { dataDir, storageDir } = dataDirectories(values);
   const port = values.PORT;
   return {
@@ -276,4 +289,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     UDID_SIGNING_CERT: values.UDID_SIGNING_CERT && resolveFromLaunchDir(values.UDID_SIGNING_CERT),
     UDID_SIGNING_KEY: values.UDID_SIGNING_KEY && resolveFromLaunchDir(values.UDID_SIGNING_KEY),
   };
+}
+
+/**
+ * A store URL naming this machine or a private network, which only ALLOW_PRIVATE_NETWORK_TARGETS
+ * permits (a name is checked again, by its addresses, on every request).
+ */
+function privateStoreUrl(values: Env): string | null {
+  if (values.ALLOW_PRIVATE_NETWORK_TARGETS) return null;
+  for (const name of [
+    "APP_STORE_CONNECT_API_URL",
+    "GOOGLE_OAUTH_TOKEN_URL",
+    "GOOGLE_PLAY_API_URL",
+  ] as const) {
+    const host = new URL(values[name]).hostname.replace(/^\[|\]$/g, "");
+    const isPrivate = isIP(host)
+      ? !isPublicAddress(host)
+      : host === "localhost" || host.endsWith(".localhost");
+    if (isPrivate)
+      return `${name}: ${host} is a private address (set ALLOW_PRIVATE_NETWORK_TARGETS=true to allow it)`;
+  }
+  return null;
 }

@@ -129,6 +129,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "organization/store",
+            lazy: async () => ({
+              Component: (await import("./features/organization/store-accounts-page.tsx")).StoreAccountsPage,
+            }),
+          },
+          {
             path: "organization/mail-server",
             lazy: async () => ({
               Component: (await import("./features/organization/mail-server-page.tsx")).MailServerPage,

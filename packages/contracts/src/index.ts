@@ -23,6 +23,7 @@ export * from "./project-member.ts";
 export * from "./sso.ts";
 export * from "./staff.ts";
 export * from "./storage.ts";
+export * from "./store.ts";
 export * from "./team.ts";
 export * from "./tester.ts";
 export * from "./webhook.ts";

@@ -15,6 +15,7 @@ export * from "../../src/modules/plan/plan.tables.ts";
 export * from "../../src/modules/send-builds/send-builds.tables.ts";
 export * from "../../src/modules/sso/sso.tables.ts";
 export * from "../../src/modules/storage/storage.tables.ts";
+export * from "../../src/modules/store/store.tables.ts";
 export * from "../../src/modules/team/team.tables.ts";
 export * from "../../src/modules/tester/tester.tables.ts";
 export * from "../../src/modules/two-factor/two-factor.tables.ts";

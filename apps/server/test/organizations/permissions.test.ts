@@ -8,6 +8,7 @@ import { allRoles, type PolicySubject } from "../../src/modules/organization/rol
 import * as ssoPolicy from "../../src/modules/sso/sso.policy.ts";
 import * as staffPolicy from "../../src/modules/staff/staff.policy.ts";
 import * as storagePolicy from "../../src/modules/storage/storage.policy.ts";
+import * as storePolicy from "../../src/modules/store/store.policy.ts";
 import * as teamPolicy from "../../src/modules/team/team.policy.ts";
 
 type Check = (actor: { role: number }, action: string, subject: PolicySubject) => boolean;
@@ -21,6 +22,7 @@ const policies: [string[], Check][] = [
   [integrationsPolicy.integrationActions, integrationsPolicy.can as Check],
   [ssoPolicy.ssoActions, ssoPolicy.can as Check],
   [billingPolicy.billingActions, billingPolicy.can as Check],
+  [storePolicy.storeActions, storePolicy.can as Check],
 ];
 
 /** The rows of the "Implemented" table of docs/permissions.md: action -> five cells. */

@@ -4,6 +4,7 @@ import type { Platform } from "../../platform/platform.ts";
 import type { ApplicationServices } from "../application/application.module.ts";
 import type { DistributionServices } from "../distribution/distribution.module.ts";
 import type { OrganizationServices } from "../organization/organization.module.ts";
+import type { StoreServices } from "../store/store.module.ts";
 import { ChatChannelService } from "./chat-channel.service.ts";
 import { DeliveryService } from "./delivery.service.ts";
 import { createIntegrationJobs } from "./integrations.jobs.ts";
@@ -16,7 +17,10 @@ const webhookSecretPurpose = "webhooks";
 /** Webhooks and chat messages: the organization's events, told to the outside world. */
 export function createIntegrationsModule(
   platform: Platform,
-  deps: OrganizationServices & ApplicationServices & DistributionServices,
+  deps: OrganizationServices &
+    ApplicationServices &
+    DistributionServices &
+    Pick<StoreServices, "storeAccounts">,
 ) {
   const { db } = platform.database;
   const { config } = platform;
@@ -45,6 +49,7 @@ export function createIntegrationsModule(
     box,
     deliveries,
     allowPrivateTargets,
+    storeEventsOffered: (organizationId) => deps.storeAccounts.hasAccounts(organizationId),
   });
   const chat = new ChatChannelService({
     applications: deps.applications,

@@ -36,7 +36,11 @@ export interface WebhookServiceDeps {
   box: SecretBox;
   deliveries: DeliveryService;
   allowPrivateTargets: boolean;
+  /** Whether the organization has a store developer account: store upload events exist only then. */
+  storeEventsOffered: (organizationId: number) => Promise<boolean>;
 }
+
+const storeEvents = new Set<string>(["store_upload.finished", "store_upload.failed"]);
 
 /** Webhooks of an organization or one of its apps: settings, secrets, tests and their delivery log. */
 export class WebhookService {
@@ -87,6 +91,18 @@ export class WebhookService {
     };
   }
 
+  /** Store upload events newly chosen need a developer account (ones a webhook has stay). */
+  private async assertEventsOffered(organizationId: number, events: string[], had: string[]) {
+    const added = events.filter((event) => storeEvents.has(event) && !had.includes(event));
+    if (added.length && !(await this.deps.storeEventsOffered(organizationId))) {
+      throw AppError.validation({
+        events: [
+          "Store upload events need a developer account: add one in the organization's store settings first.",
+        ],
+      });
+    }
+  }
+
   async get(actorUserId: number, id: number): Promise<Webhook> {
     return this.present(await this.accessible(actorUserId, id, "webhook:read"));
   }
@@ -97,6 +113,7 @@ export class WebhookService {
       throw AppError.validation({ app: ["This app does not belong to the organization."] });
     }
     await assertEndpointUrl(input.url, "url", this.deps.allowPrivateTargets);
+    await this.assertEventsOffered(input.organization, input.events, []);
     const secret = newSigningSecret();
     const row = await insertWebhook(this.deps.db, {
       organizationId: input.organization,
@@ -115,6 +132,7 @@ export class WebhookService {
   async update(actorUserId: number, id: number, input: WebhookUpdateInput): Promise<Webhook> {
     const hook = await this.accessible(actorUserId, id, "webhook:manage");
     await assertEndpointUrl(input.url, "url", this.deps.allowPrivateTargets);
+    await this.assertEventsOffered(hook.organizationId, input.events, hook.events);
     const updated = await updateWebhook(this.deps.db, hook.id, {
       urlSealed: this.deps.box.seal(input.url),
       format: input.format,

@@ -13,6 +13,8 @@ export interface VersionActions {
   onDelete: () => void;
   /** Re-signs the build; absent for builds that cannot be signed on the server. */
   onSign?: () => void;
+  /** Present when the build may go to a store (owners and admins, iOS and Android apps). */
+  onPublish?: () => void;
 }
 
 /** One build as a row or a card shows it: what the caller may do with it, and how. */
@@ -121,6 +123,9 @@ export function VersionMenu({ version, rights, actions }: VersionItemProps) {
         {rights.can_edit ? <Menu.Item onClick={actions.onEditNotes}>{t("apps.edit_notes")}</Menu.Item> : null}
         {rights.can_edit ? <Menu.Item onClick={actions.onExchange}>{t("exchange.open")}</Menu.Item> : null}
         {canSign ? <Menu.Item onClick={actions.onSign}>{t("signing.sign_action")}</Menu.Item> : null}
+        {actions.onPublish && version.state === "ready" ? (
+          <Menu.Item onClick={actions.onPublish}>{t("store.publish_to_store")}</Menu.Item>
+        ) : null}
         {rights.can_delete ? (
           <Menu.Item color="red" onClick={actions.onDelete}>
             {t("apps.delete_version")}

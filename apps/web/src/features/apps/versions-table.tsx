@@ -10,6 +10,8 @@ import {
   type MyAppRole,
   type Version,
 } from "../../api/applications.ts";
+import { isAdminRole } from "../../api/roles.ts";
+import { storeForAppType } from "../../api/store.ts";
 import { LoadError } from "../../ui/load-error.tsx";
 import { PageControls } from "../../ui/page-controls.tsx";
 import { PageLoader } from "../../ui/page-loader.tsx";
@@ -17,6 +19,8 @@ import { useBreakpoint } from "../../ui/use-breakpoint.ts";
 import { ReleaseNotesDialog } from "./release-notes-dialog.tsx";
 import { canResignIos } from "./signing/can-resign-ios.ts";
 import { isSignable, SignBuildDialog } from "./signing/sign-build-dialog.tsx";
+import { PublishDialog } from "./store/publish-dialog.tsx";
+import { StoreHistory } from "./store/store-history.tsx";
 import { ExchangeFileModal } from "./upload/exchange-file-modal.tsx";
 import { usePageCount } from "./use-page-count.ts";
 import { VersionCard } from "./version-card.tsx";
@@ -34,6 +38,9 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
   const [deleting, setDeleting] = useState<Version | null>(null);
   const [signing, setSigning] = useState<Version | null>(null);
   const [resigningIos, setResigningIos] = useState<Version | null>(null);
+  const [publishing, setPublishing] = useState<Version | null>(null);
+  // Builds go to a store from iOS and Android apps, by the organization's owners and admins.
+  const canPublish = storeForAppType(app.app_type) !== null && isAdminRole(rights.role);
   const query = useQuery({
     queryKey: applicationKeys.builds(app.id, page),
     queryFn: () => listBuilds(app.id, page),
@@ -51,6 +58,7 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
       : canResignIos(version)
         ? { onSign: () => setResigningIos(version) }
         : {}),
+    ...(canPublish ? { onPublish: () => setPublishing(version) } : {}),
   });
 
   if (query.isPending) return <PageLoader />;
@@ -107,6 +115,10 @@ export function VersionsTable({ app, rights }: { app: ApplicationRecord; rights:
           <ResignIosModal version={resigningIos} onClose={() => setResigningIos(null)} />
         </Suspense>
       ) : null}
+      {canPublish ? (
+        <PublishDialog app={app} version={publishing} onClose={() => setPublishing(null)} />
+      ) : null}
+      {storeForAppType(app.app_type) !== null ? <StoreHistory appId={app.id} /> : null}
     </Stack>
   );
 }

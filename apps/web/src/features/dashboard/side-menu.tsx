@@ -37,6 +37,7 @@ export function buildMenuSections(
     orgLinks.push({ to: "/dashboard/organization/permission-groups", labelKey: "menu.permission_groups" });
     orgLinks.push({ to: "/dashboard/organization/storage", labelKey: "menu.storage" });
     orgLinks.push({ to: "/dashboard/organization/integrations", labelKey: "menu.integrations" });
+    orgLinks.push({ to: "/dashboard/organization/store", labelKey: "menu.store" });
     orgLinks.push({ to: "/dashboard/organization/mail-server", labelKey: "menu.mail_server" });
     orgLinks.push({ to: "/dashboard/organization/sign-on", labelKey: "menu.sign_on" });
     orgLinks.push({ to: "/dashboard/organization/plan", labelKey: "menu.plan" });

@@ -1,6 +1,6 @@
 // Adding or changing a webhook: where it posts, in which shape, which events, for which apps.
 import { Checkbox, Modal, Radio, SimpleGrid, Stack, Switch, TextInput } from "@mantine/core";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -12,6 +12,7 @@ import {
   webhookEventTypes,
   webhookFormats,
 } from "../../../api/integrations.ts";
+import { listDeveloperAccounts, storeKeys } from "../../../api/store.ts";
 import { FieldRow } from "../../../ui/forms/field-row.tsx";
 import { FitSelect } from "../../../ui/forms/fit-select.tsx";
 import { FormAlert } from "../../../ui/forms/form-alert.tsx";
@@ -41,6 +42,7 @@ export function WebhookDialog({
 }) {
   const { t } = useTranslation();
   const formErrors = useFormErrors(FIELDS);
+  const offered = useOfferedEvents(orgId, editing);
   const [form, setForm] = useState({
     url: editing?.url ?? "",
     format: editing?.format ?? ("standard" as WebhookFormat),
@@ -139,7 +141,7 @@ export function WebhookDialog({
             error={formErrors.errors.fields.events}
           >
             <SimpleGrid cols={{ base: 1, sm: 2 }} mt={6} spacing={6}>
-              {webhookEventTypes.map((type) => (
+              {offered.map((type) => (
                 <Checkbox
                   key={type}
                   value={type}
@@ -157,5 +159,24 @@ export function WebhookDialog({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * The events a webhook may choose: store upload events only once the organization has a
+ * developer account (or when the webhook already has them).
+ */
+function useOfferedEvents(orgId: number, editing: Webhook | null): readonly WebhookEventType[] {
+  const apple = useQuery({
+    queryKey: storeKeys.accounts(orgId, "app_store"),
+    queryFn: () => listDeveloperAccounts(orgId, "app_store"),
+  });
+  const google = useQuery({
+    queryKey: storeKeys.accounts(orgId, "google_play"),
+    queryFn: () => listDeveloperAccounts(orgId, "google_play"),
+  });
+  const hasAccount = Boolean(apple.data?.length || google.data?.length);
+  return webhookEventTypes.filter(
+    (type) => !type.startsWith("store_upload.") || hasAccount || editing?.events.includes(type),
   );
 }
