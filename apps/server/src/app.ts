@@ -3,6 +3,7 @@ import { createApplicationModule } from "./modules/application/application.modul
 import type { ApplicationPorts } from "./modules/application/application-ports.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createBillingModule } from "./modules/billing/billing.module.ts";
+import { createContentModule } from "./modules/content/content.module.ts";
 import { createDistributionModule } from "./modules/distribution/distribution.module.ts";
 import { createFeedbackModule } from "./modules/feedback/feedback.module.ts";
 import { createFilesModule } from "./modules/files/files.module.ts";
@@ -101,6 +102,10 @@ export function createModules(platform: Platform) {
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });
   const profile = createProfileModule(platform, { ...common, ...gdpr.services });
+  const content = createContentModule(platform, {
+    ...plan.services,
+    installPreview: (key) => distribution.services.getapp.previewPage(key),
+  });
   return {
     ...domain,
     gdpr,
@@ -108,7 +113,11 @@ export function createModules(platform: Platform) {
     health: createHealthModule(platform),
     admin: createAdminModule(platform, { ...organization.services, ...plan.services }),
     files: createFilesModule(platform),
-    webHost: createWebHostModule(platform),
+    content,
+    // Public pages get their title and link-preview tags in the served HTML.
+    webHost: createWebHostModule(platform, {
+      describePage: (path, hints) => content.services.pageMeta.headOf(path, hints),
+    }),
   };
 }
 
