@@ -51,7 +51,10 @@ export const contentSection = z.object({ heading: z.string(), html: z.string() }
 export type ContentSection = z.infer<typeof contentSection>;
 
 /** GET /api/lp/: the promo landing, its text cut into sections at its `##` headings. */
-export const landingContent = contentPage.extend({ intro_html: z.string(), sections: z.array(contentSection) });
+export const landingContent = contentPage.extend({
+  intro_html: z.string(),
+  sections: z.array(contentSection),
+});
 export type LandingContent = z.infer<typeof landingContent>;
 
 export const menuItem = z.object({ title: z.string(), url: z.string() });

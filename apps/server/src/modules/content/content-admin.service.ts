@@ -3,7 +3,6 @@ import type { ContentEntry, ContentEntryInput } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageParams } from "../../http/pagination.ts";
 import type { Database } from "../../platform/db/client.ts";
-import { renderMarkdown } from "./content-markdown.ts";
 import {
   type ContentRow,
   deleteEntry,
@@ -13,6 +12,7 @@ import {
   listEntries,
   updateEntry,
 } from "./content.repo.ts";
+import { renderMarkdown } from "./content-markdown.ts";
 import type { ContentSeeder } from "./content-seeder.ts";
 
 export function presentEntry(row: ContentRow): ContentEntry {
@@ -42,7 +42,8 @@ const duplicateKey = AppError.validation({
 /** A redirect's body is its target: a site path or a web address, never a script URL. */
 function assertRedirectTarget(input: ContentEntryInput): void {
   if (input.kind !== "redirect") return;
-  if (!input.slug.startsWith("/")) throw AppError.validation({ slug: ["The old address must start with /."] });
+  if (!input.slug.startsWith("/"))
+    throw AppError.validation({ slug: ["The old address must start with /."] });
   if (!/^(\/(?!\/)|https?:\/\/)\S+$/i.test(input.body.trim())) {
     throw AppError.validation({ body: ["The target must be a path starting with / or an http(s) address."] });
   }

@@ -32,7 +32,12 @@ function absoluteLinks(html: string, siteUrl: string): string {
 
 function imageType(url: string): string {
   const extension = /\.(\w+)(?:[?#].*)?$/.exec(url)?.[1]?.toLowerCase();
-  const types: Record<string, string> = { svg: "image/svg+xml", png: "image/png", webp: "image/webp", gif: "image/gif" };
+  const types: Record<string, string> = {
+    svg: "image/svg+xml",
+    png: "image/png",
+    webp: "image/webp",
+    gif: "image/gif",
+  };
   return types[extension ?? ""] ?? "image/jpeg";
 }
 
@@ -110,7 +115,16 @@ export function renderAtom(channel: FeedChannel, posts: BlogPost[]): string {
 }
 
 export const feedTitles: Record<string, { title: string; description: string }> = {
-  en: { title: "Tarmac blog", description: "News and notes about Tarmac, the self-hosted build distribution service." },
-  de: { title: "Tarmac-Blog", description: "Neuigkeiten und Notizen zu Tarmac, der selbst gehosteten Build-Verteilung." },
-  ru: { title: "Блог Tarmac", description: "Новости и заметки о Tarmac — распространении сборок на своём сервере." },
+  en: {
+    title: "Tarmac blog",
+    description: "News and notes about Tarmac, the self-hosted build distribution service.",
+  },
+  de: {
+    title: "Tarmac-Blog",
+    description: "Neuigkeiten und Notizen zu Tarmac, der selbst gehosteten Build-Verteilung.",
+  },
+  ru: {
+    title: "Блог Tarmac",
+    description: "Новости и заметки о Tarmac — распространении сборок на своём сервере.",
+  },
 };

@@ -4,14 +4,19 @@ export const fallbackLanguage: ContentLanguage = "en";
 
 function asContentLanguage(tag: string | undefined): ContentLanguage | null {
   const primary = tag?.trim().toLowerCase().split(/[-_]/)[0];
-  return (contentLanguages as readonly string[]).includes(primary ?? "") ? (primary as ContentLanguage) : null;
+  return (contentLanguages as readonly string[]).includes(primary ?? "")
+    ? (primary as ContentLanguage)
+    : null;
 }
 
 /**
  * The language of an answer: `?lang=` when it names one we write in, else the first of the
  * Accept-Language header's choices (by weight) that we do, else English.
  */
-export function resolveLanguage(lang: string | undefined, acceptLanguage: string | undefined): ContentLanguage {
+export function resolveLanguage(
+  lang: string | undefined,
+  acceptLanguage: string | undefined,
+): ContentLanguage {
   const asked = asContentLanguage(lang);
   if (asked) return asked;
   const choices = (acceptLanguage ?? "")

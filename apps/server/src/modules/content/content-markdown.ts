@@ -54,7 +54,10 @@ export function splitSections(markdown: string): { intro: string; sections: Mark
   }
   return {
     intro: intro.join("\n").trim(),
-    sections: sections.map((section) => ({ heading: section.heading, markdown: section.lines.join("\n").trim() })),
+    sections: sections.map((section) => ({
+      heading: section.heading,
+      markdown: section.lines.join("\n").trim(),
+    })),
   };
 }
 

@@ -3,9 +3,9 @@
 import type { ContentLanguage, GetappPage } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { PageHead } from "../web-host/page-head.ts";
+import type { ContentService } from "./content.service.ts";
 import { feedTitles } from "./content-feeds.ts";
 import { resolveLanguage } from "./content-language.ts";
-import type { ContentService } from "./content.service.ts";
 
 export interface PageMeta {
   title: string;
@@ -39,13 +39,34 @@ const installWords: Record<ContentLanguage, (title: string, version: string | nu
 };
 
 /** Paths the web app answers itself; a single segment that is none of these is a content page. */
-const appPaths = new Set(["dashboard", "signup", "activate", "login", "login-custom-client", "reset", "update-password", "not-found", "getapp", "get-my-udid", "promo", "pricing", "blog", "faq", "whats-new", "sdk"]);
+const appPaths = new Set([
+  "dashboard",
+  "signup",
+  "activate",
+  "login",
+  "login-custom-client",
+  "reset",
+  "update-password",
+  "not-found",
+  "getapp",
+  "get-my-udid",
+  "promo",
+  "pricing",
+  "blog",
+  "faq",
+  "whats-new",
+  "sdk",
+]);
 
 export class PageMetaService {
   private readonly siteUrl: string;
 
   constructor(
-    private readonly deps: { content: ContentService; publicUrl: string; installPreview?: InstallPagePreview },
+    private readonly deps: {
+      content: ContentService;
+      publicUrl: string;
+      installPreview?: InstallPagePreview;
+    },
   ) {
     this.siteUrl = deps.publicUrl.replace(/\/+$/, "");
   }

@@ -1,15 +1,18 @@
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
 import type { PlanServices } from "../plan/plan.module.ts";
+import { registerContentRoutes } from "./content.routes.ts";
+import { ContentService } from "./content.service.ts";
 import { registerContentAdminRoutes } from "./content-admin.routes.ts";
 import { ContentAdminService } from "./content-admin.service.ts";
 import { type InstallPagePreview, PageMetaService } from "./content-meta.service.ts";
-import { registerContentRoutes } from "./content.routes.ts";
-import { ContentService } from "./content.service.ts";
 import { ContentSeeder } from "./content-seeder.ts";
 
 /** The public site: landing, menus, pages, FAQ, what's new, redirects, the blog and its editor. */
-export function createContentModule(platform: Platform, deps: PlanServices & { installPreview?: InstallPagePreview }) {
+export function createContentModule(
+  platform: Platform,
+  deps: PlanServices & { installPreview?: InstallPagePreview },
+) {
   const { db } = platform.database;
   const publicUrl = platform.config.PUBLIC_URL;
   const seeder = new ContentSeeder({

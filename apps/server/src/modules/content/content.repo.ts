@@ -86,7 +86,10 @@ export async function updateEntry(
 }
 
 export async function deleteEntry(db: Database, id: number): Promise<boolean> {
-  const rows = await db.delete(contentEntries).where(eq(contentEntries.id, id)).returning({ id: contentEntries.id });
+  const rows = await db
+    .delete(contentEntries)
+    .where(eq(contentEntries.id, id))
+    .returning({ id: contentEntries.id });
   return rows.length > 0;
 }
 

@@ -20,9 +20,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { sendWithEtag } from "../../http/etag.ts";
 import { pageParams, toPage } from "../../http/pagination.ts";
-import { resolveLanguage } from "./content-language.ts";
-import { feedTitles, renderAtom, renderRss } from "./content-feeds.ts";
 import type { ContentService, MenuKind } from "./content.service.ts";
+import { feedTitles, renderAtom, renderRss } from "./content-feeds.ts";
+import { resolveLanguage } from "./content-language.ts";
 
 const tags = ["content"];
 
@@ -42,20 +42,29 @@ function publicRoute<Query extends z.ZodType, Response extends z.ZodType>(
   response: Response,
   querystring: Query,
 ) {
-  return { schema: { tags, summary, security: [], querystring, response: { 200: response, 404: errorBody } } };
+  return {
+    schema: { tags, summary, security: [], querystring, response: { 200: response, 404: errorBody } },
+  };
 }
 
-export function registerContentRoutes(app: FastifyInstance, deps: { content: ContentService; publicUrl: string }) {
+export function registerContentRoutes(
+  app: FastifyInstance,
+  deps: { content: ContentService; publicUrl: string },
+) {
   const { content } = deps;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.get("/api/lp/", publicRoute("The promo landing page", landingContent, contentLanguageQuery), async (request, reply) =>
-    sendContent(request, reply, await content.getLanding(languageOf(request))),
+  typed.get(
+    "/api/lp/",
+    publicRoute("The promo landing page", landingContent, contentLanguageQuery),
+    async (request, reply) => sendContent(request, reply, await content.getLanding(languageOf(request))),
   );
 
   for (const kind of ["main-menu", "footer-menu", "mobile-menu"] satisfies MenuKind[]) {
-    typed.get(`/api/${kind}/`, publicRoute(`The ${kind.replace("-", " ")}`, menu, contentLanguageQuery), async (request, reply) =>
-      sendContent(request, reply, await content.getMenu(kind, languageOf(request))),
+    typed.get(
+      `/api/${kind}/`,
+      publicRoute(`The ${kind.replace("-", " ")}`, menu, contentLanguageQuery),
+      async (request, reply) => sendContent(request, reply, await content.getMenu(kind, languageOf(request))),
     );
   }
 
@@ -83,20 +92,33 @@ export function registerContentRoutes(app: FastifyInstance, deps: { content: Con
 
   typed.get(
     "/api/whats-new/",
-    publicRoute("What's new: every entry, newest first; one entry with ?id=", whatsNewList.or(whatsNewEntry), whatsNewQuery),
+    publicRoute(
+      "What's new: every entry, newest first; one entry with ?id=",
+      whatsNewList.or(whatsNewEntry),
+      whatsNewQuery,
+    ),
     async (request, reply) => {
       const language = languageOf(request);
       const { id } = request.query;
-      return sendContent(request, reply, id ? await content.getWhatsNew(id, language) : await content.listWhatsNew(language));
+      return sendContent(
+        request,
+        reply,
+        id ? await content.getWhatsNew(id, language) : await content.listWhatsNew(language),
+      );
     },
   );
 
-  typed.get("/api/dashboard-setting/", publicRoute("The dashboard's welcome panel and announcements", dashboardSetting, contentLanguageQuery), async (request, reply) =>
-    sendContent(request, reply, await content.getDashboardSetting(languageOf(request))),
+  typed.get(
+    "/api/dashboard-setting/",
+    publicRoute("The dashboard's welcome panel and announcements", dashboardSetting, contentLanguageQuery),
+    async (request, reply) =>
+      sendContent(request, reply, await content.getDashboardSetting(languageOf(request))),
   );
 
-  typed.get("/api/faq/", publicRoute("Frequently asked questions", faq, contentLanguageQuery), async (request, reply) =>
-    sendContent(request, reply, await content.getFaq(languageOf(request))),
+  typed.get(
+    "/api/faq/",
+    publicRoute("Frequently asked questions", faq, contentLanguageQuery),
+    async (request, reply) => sendContent(request, reply, await content.getFaq(languageOf(request))),
   );
 
   typed.get(
@@ -105,11 +127,15 @@ export function registerContentRoutes(app: FastifyInstance, deps: { content: Con
     async (request, reply) => sendContent(request, reply, await content.findRedirect(request.query.url_old)),
   );
 
-  typed.get("/api/blog/", publicRoute("Blog posts, newest first", blogPostPage, blogQuery), async (request, reply) => {
-    const params = pageParams(request.query, 10);
-    const { count, results } = await content.listBlog(languageOf(request), params.pageSize, params.offset);
-    return sendContent(request, reply, toPage(request, deps.publicUrl, params, count, results));
-  });
+  typed.get(
+    "/api/blog/",
+    publicRoute("Blog posts, newest first", blogPostPage, blogQuery),
+    async (request, reply) => {
+      const params = pageParams(request.query, 10);
+      const { count, results } = await content.listBlog(languageOf(request), params.pageSize, params.offset);
+      return sendContent(request, reply, toPage(request, deps.publicUrl, params, count, results));
+    },
+  );
 
   registerFeedRoutes(app, deps);
 

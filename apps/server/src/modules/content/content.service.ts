@@ -18,9 +18,9 @@ import type {
 } from "@tarmac/contracts";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
+import { type ContentRow, listPublished } from "./content.repo.ts";
 import { languagesFor, preferLanguage } from "./content-language.ts";
 import { parseMenu, plainText, renderMarkdown, splitSections } from "./content-markdown.ts";
-import { type ContentRow, listPublished } from "./content.repo.ts";
 import type { ContentSeeder } from "./content-seeder.ts";
 
 export type MenuKind = "main-menu" | "footer-menu" | "mobile-menu";
@@ -49,7 +49,12 @@ export function presentPage(row: ContentRow): ContentPage {
 }
 
 function presentEntry(row: ContentRow): WhatsNewEntry {
-  return { id: row.slug, title: row.title, html: renderMarkdown(row.body), published_at: iso(row.publishedAt) };
+  return {
+    id: row.slug,
+    title: row.title,
+    html: renderMarkdown(row.body),
+    published_at: iso(row.publishedAt),
+  };
 }
 
 export function presentBlogSummary(row: ContentRow): BlogPostSummary {
@@ -171,7 +176,11 @@ export class ContentService {
   /** The newest posts with their HTML, for the feeds. */
   async listBlogForFeed(language: ContentLanguage, limit = 20): Promise<BlogPost[]> {
     const rows = (await this.read("blog", language)).slice(0, limit);
-    return rows.map((row) => ({ ...presentBlogSummary(row), body: row.body, html: renderMarkdown(row.body) }));
+    return rows.map((row) => ({
+      ...presentBlogSummary(row),
+      body: row.body,
+      html: renderMarkdown(row.body),
+    }));
   }
 }
 

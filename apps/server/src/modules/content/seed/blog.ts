@@ -122,7 +122,8 @@ number of installs. Every install is counted per build.
       slug: "uploads-from-ci",
       language: "en",
       title: "Uploading builds from CI, resumably",
-      summary: "The `tarmac` command, the GitHub Action and curl, and why large uploads no longer start over.",
+      summary:
+        "The `tarmac` command, the GitHub Action and curl, and why large uploads no longer start over.",
       author,
       coverImage: "/media/blog/ci-uploads.svg",
       publishedAt: "2026-11-27T09:00:00Z",

@@ -9,7 +9,8 @@ export function germanPages(context: SeedContext): SeedEntry[] {
       kind: "page",
       slug: "about",
       title: "Über Tarmac",
-      metaDescription: "Tarmac ist ein selbst gehosteter Dienst, der Android-, iOS-, Windows- und macOS-Builds an Teams und Tester verteilt.",
+      metaDescription:
+        "Tarmac ist ein selbst gehosteter Dienst, der Android-, iOS-, Windows- und macOS-Builds an Teams und Tester verteilt.",
       body: `
 Tarmac verteilt App-Builds. Organisationen laden Android-, iOS-, Windows- und macOS-Builds aus dem
 Browser oder der CI hoch und geben sie über Installationslinks an ihre Teams, Tester und Nutzer
@@ -34,7 +35,8 @@ Google-Cloud- oder Azure-Speicher. Nichts meldet sich nach Hause.
       kind: "page",
       slug: "privacy",
       title: "Datenschutzhinweis",
-      metaDescription: "Was diese Tarmac-Instanz über Sie speichert, wozu, und wie Sie Auskunft oder Löschung erhalten.",
+      metaDescription:
+        "Was diese Tarmac-Instanz über Sie speichert, wozu, und wie Sie Auskunft oder Löschung erhalten.",
       body: `
 Diese Tarmac-Instanz wird von ihrem Betreiber auf eigener Infrastruktur betrieben. Der Betreiber
 ist Verantwortlicher für Ihre Daten; Sie erreichen ihn unter ${contact}.
@@ -122,7 +124,8 @@ Betreiber in Deutschland ergänzen hier nach § 5 DDG Namen, Anschrift und Regis
       kind: "page",
       slug: "moving-from-updraft",
       title: "Umstieg von Updraft",
-      metaDescription: "Upload-URLs, fastlane-Action, Gradle-Plugin, Bitrise-Schritt und SDKs von Updraft funktionieren mit Tarmac nach Änderung des Hostnamens.",
+      metaDescription:
+        "Upload-URLs, fastlane-Action, Gradle-Plugin, Bitrise-Schritt und SDKs von Updraft funktionieren mit Tarmac nach Änderung des Hostnamens.",
       body: `
 Tarmac beantwortet die API von Updraft; der Umstieg besteht darin, den Hostnamen zu ändern.
 

@@ -132,7 +132,8 @@ herunterladen. Das Löschen einer Organisation entfernt ihre Builds und Datensä
         kind: "page-sdk",
         slug: "main",
         title: "Feedback und Updates aus Ihrer App",
-        metaDescription: "Die quelloffenen Updraft-SDKs für Android und iOS mit Tarmac nutzen: Update-Hinweise und Feedback per Schütteln.",
+        metaDescription:
+          "Die quelloffenen Updraft-SDKs für Android und iOS mit Tarmac nutzen: Update-Hinweise und Feedback per Schütteln.",
         body: `
 Tarmac spricht das Protokoll der quelloffenen Updraft-SDKs. Eine App mit dem SDK fragt Tarmac, ob
 es einen neueren Build gibt, bietet ihn dem Tester an und sendet Feedback — einen Screenshot zum

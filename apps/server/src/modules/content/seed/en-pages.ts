@@ -14,7 +14,8 @@ export function englishPages(context: SeedContext): SeedEntry[] {
       kind: "page",
       slug: "about",
       title: "About Tarmac",
-      metaDescription: "Tarmac is a self-hosted service that distributes Android, iOS, Windows and macOS builds to teams and testers.",
+      metaDescription:
+        "Tarmac is a self-hosted service that distributes Android, iOS, Windows and macOS builds to teams and testers.",
       body: `
 Tarmac distributes app builds. Organizations upload Android, iOS, Windows and macOS builds from
 a browser or from CI and hand them to their teams, testers and users through install links. It
@@ -39,7 +40,8 @@ Cloud or Azure storage. Everything it needs is in its own repository; nothing ph
       kind: "page",
       slug: "privacy",
       title: "Privacy notice",
-      metaDescription: "What this Tarmac instance stores about you, why, and how to get it or have it deleted.",
+      metaDescription:
+        "What this Tarmac instance stores about you, why, and how to get it or have it deleted.",
       body: `
 This Tarmac instance is run by its operator on their own infrastructure. The operator is the
 controller of your data; you reach them at ${contact}.
@@ -128,7 +130,8 @@ address and register entry here under **Administration → Site content**.
       kind: "page",
       slug: "moving-from-updraft",
       title: "Moving from Updraft",
-      metaDescription: "Updraft's upload URLs, fastlane action, Gradle plugin, Bitrise step and SDKs work with Tarmac after changing the host name.",
+      metaDescription:
+        "Updraft's upload URLs, fastlane action, Gradle plugin, Bitrise step and SDKs work with Tarmac after changing the host name.",
       body: `
 Tarmac answers Updraft's API, so moving is a matter of changing the host name.
 

@@ -149,7 +149,8 @@ organization removes its builds and records.
         kind: "page-sdk",
         slug: "main",
         title: "Feedback and updates from inside your app",
-        metaDescription: "Use the open-source Updraft SDKs for Android and iOS with Tarmac: update prompts and shake-to-report feedback.",
+        metaDescription:
+          "Use the open-source Updraft SDKs for Android and iOS with Tarmac: update prompts and shake-to-report feedback.",
         body: `
 Tarmac speaks the protocol of the open-source Updraft SDKs. An app that includes them asks
 Tarmac whether a newer build exists and offers it to the tester, and sends feedback — a

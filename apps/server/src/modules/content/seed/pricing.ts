@@ -1,9 +1,33 @@
 import type { ContentLanguage, Tariff } from "@tarmac/contracts";
 
 const words = {
-  en: { free: "free", perMonth: "a month", unlimited: "unlimited", storage: "storage", builds: "builds", projects: "projects", people: "people" },
-  de: { free: "kostenlos", perMonth: "im Monat", unlimited: "unbegrenzt", storage: "Speicher", builds: "Builds", projects: "Projekte", people: "Personen" },
-  ru: { free: "бесплатно", perMonth: "в месяц", unlimited: "без ограничений", storage: "хранилище", builds: "сборки", projects: "проекты", people: "участники" },
+  en: {
+    free: "free",
+    perMonth: "a month",
+    unlimited: "unlimited",
+    storage: "storage",
+    builds: "builds",
+    projects: "projects",
+    people: "people",
+  },
+  de: {
+    free: "kostenlos",
+    perMonth: "im Monat",
+    unlimited: "unbegrenzt",
+    storage: "Speicher",
+    builds: "Builds",
+    projects: "Projekte",
+    people: "Personen",
+  },
+  ru: {
+    free: "бесплатно",
+    perMonth: "в месяц",
+    unlimited: "без ограничений",
+    storage: "хранилище",
+    builds: "сборки",
+    projects: "проекты",
+    people: "участники",
+  },
 } satisfies Record<ContentLanguage, Record<string, string>>;
 
 function sizeOf(megabytes: number, language: ContentLanguage): string {

@@ -9,7 +9,8 @@ export function russianPages(context: SeedContext): SeedEntry[] {
       kind: "page",
       slug: "about",
       title: "О Tarmac",
-      metaDescription: "Tarmac — сервис на вашем сервере, который раздаёт сборки Android, iOS, Windows и macOS командам и тестировщикам.",
+      metaDescription:
+        "Tarmac — сервис на вашем сервере, который раздаёт сборки Android, iOS, Windows и macOS командам и тестировщикам.",
       body: `
 Tarmac распространяет сборки приложений. Организации загружают сборки Android, iOS, Windows и
 macOS из браузера или CI и раздают их командам, тестировщикам и пользователям по ссылкам
@@ -34,7 +35,8 @@ Cloud или Azure. Ничего не отправляется разработ�
       kind: "page",
       slug: "privacy",
       title: "Уведомление о конфиденциальности",
-      metaDescription: "Что этот экземпляр Tarmac хранит о вас, зачем, и как получить или удалить эти данные.",
+      metaDescription:
+        "Что этот экземпляр Tarmac хранит о вас, зачем, и как получить или удалить эти данные.",
       body: `
 Этот экземпляр Tarmac работает на инфраструктуре своего оператора. Оператор отвечает за ваши
 данные; связаться с ним можно по адресу ${contact}.
@@ -122,7 +124,8 @@ Tarmac хранит загруженные вами сборки и переда
       kind: "page",
       slug: "moving-from-updraft",
       title: "Переход с Updraft",
-      metaDescription: "Адреса загрузки, действие fastlane, плагин Gradle, шаг Bitrise и SDK от Updraft работают с Tarmac после смены имени хоста.",
+      metaDescription:
+        "Адреса загрузки, действие fastlane, плагин Gradle, шаг Bitrise и SDK от Updraft работают с Tarmac после смены имени хоста.",
       body: `
 Tarmac отвечает на API Updraft, поэтому переход сводится к смене имени хоста.
 

@@ -129,7 +129,8 @@ SAML-провайдер или OpenID Connect.
         kind: "page-sdk",
         slug: "main",
         title: "Отзывы и обновления прямо из приложения",
-        metaDescription: "Открытые Updraft SDK для Android и iOS с Tarmac: напоминания об обновлениях и отзывы встряхиванием.",
+        metaDescription:
+          "Открытые Updraft SDK для Android и iOS с Tarmac: напоминания об обновлениях и отзывы встряхиванием.",
         body: `
 Tarmac понимает протокол открытых Updraft SDK. Приложение с SDK спрашивает Tarmac, есть ли более
 новая сборка, предлагает её тестировщику и отправляет отзывы — скриншот с пометками, описание и
