@@ -102,10 +102,7 @@ export function createModules(platform: Platform) {
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });
   const profile = createProfileModule(platform, { ...common, ...gdpr.services });
-  const content = createContentModule(platform, {
-    ...plan.services,
-    installPreview: (key) => distribution.services.getapp.previewPage(key),
-  });
+  const content = createContentModule(platform, { ...plan.services, ...distribution.services });
   return {
     ...domain,
     gdpr,
@@ -114,10 +111,7 @@ export function createModules(platform: Platform) {
     admin: createAdminModule(platform, { ...organization.services, ...plan.services }),
     files: createFilesModule(platform),
     content,
-    // Public pages get their title and link-preview tags in the served HTML.
-    webHost: createWebHostModule(platform, {
-      describePage: (path, hints) => content.services.pageMeta.headOf(path, hints),
-    }),
+    webHost: createWebHostModule(platform, content.services),
   };
 }
 

@@ -1,17 +1,19 @@
 import type { AppModule } from "../../platform/module.ts";
 import type { Platform } from "../../platform/platform.ts";
+import type { DistributionServices } from "../distribution/distribution.module.ts";
 import type { PlanServices } from "../plan/plan.module.ts";
+import type { DescribePage } from "../web-host/page-head.ts";
 import { registerContentRoutes } from "./content.routes.ts";
 import { ContentService } from "./content.service.ts";
 import { registerContentAdminRoutes } from "./content-admin.routes.ts";
 import { ContentAdminService } from "./content-admin.service.ts";
-import { type InstallPagePreview, PageMetaService } from "./content-meta.service.ts";
+import { PageMetaService } from "./content-meta.service.ts";
 import { ContentSeeder } from "./content-seeder.ts";
 
 /** The public site: landing, menus, pages, FAQ, what's new, redirects, the blog and its editor. */
 export function createContentModule(
   platform: Platform,
-  deps: PlanServices & { installPreview?: InstallPagePreview },
+  deps: PlanServices & Pick<DistributionServices, "getapp">,
 ) {
   const { db } = platform.database;
   const publicUrl = platform.config.PUBLIC_URL;
@@ -23,9 +25,15 @@ export function createContentModule(
   });
   const content = new ContentService({ db, seeder });
   const editor = new ContentAdminService({ db, seeder });
-  const pageMeta = new PageMetaService({ content, publicUrl, installPreview: deps.installPreview });
+  const pageMeta = new PageMetaService({
+    content,
+    publicUrl,
+    installPreview: (key) => deps.getapp.previewPage(key),
+  });
+  // Public pages get their title and link-preview tags in the served HTML (the web host asks).
+  const describePage: DescribePage = (path, hints) => pageMeta.headOf(path, hints);
   return {
-    services: { content, pageMeta },
+    services: { content, describePage },
     routes: async (app) => {
       // The site is written on the first start of a web process, before the first visitor.
       await seeder.ensureSeeded();
