@@ -160,8 +160,8 @@ describe("the site content editor", () => {
     await page.getByRole("heading", { name: t.title }).waitFor();
     await page.getByRole("button", { name: t.new }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByLabel(t.slug).fill("careers");
-    await dialog.getByLabel(t.title_field).fill("Careers");
+    await dialog.getByRole("textbox", { name: new RegExp(`^${t.slug}`) }).fill("careers");
+    await dialog.getByRole("textbox", { name: t.title_field, exact: true }).fill("Careers");
     await dialog
       .getByRole("textbox", { name: t.body })
       .fill(

@@ -23,9 +23,13 @@ import { BrandMark } from "./brand-mark.tsx";
 import { HtmlBody } from "./html-body.tsx";
 import { LanguageSelect } from "./language-select.tsx";
 
-function useMenu(kind: MenuKind): MenuItem[] | null {
+function useMenu(kind: MenuKind, enabled = true): MenuItem[] | null {
   const lang = useContentLanguage();
-  const query = useQuery({ queryKey: contentKeys.menu(kind, lang), queryFn: () => fetchMenu(kind, lang) });
+  const query = useQuery({
+    queryKey: contentKeys.menu(kind, lang),
+    queryFn: () => fetchMenu(kind, lang),
+    enabled,
+  });
   return query.data?.items ?? null;
 }
 
@@ -55,12 +59,13 @@ export function PublicLayout({ children, wide = false }: { children: ReactNode; 
   const { t } = useTranslation();
   const loggedIn = useLoggedIn();
   const [drawerOpen, drawer] = useDisclosure(false);
-  // The editor's menus; the two links every visitor needs stand in until they load.
-  const mainMenu = useMenu("main-menu") ?? [
+  // The site's pages (wide) carry the editors' menus and footer; the narrow forms (sign-in, sign-up,
+  // install pages) keep to the two links every visitor needs, which also stand in while menus load.
+  const mainMenu = useMenu("main-menu", wide) ?? [
     { title: t("nav.pricing"), url: "/pricing" },
     { title: t("nav.blog"), url: "/blog" },
   ];
-  const mobileMenu = useMenu("mobile-menu") ?? mainMenu;
+  const mobileMenu = useMenu("mobile-menu", wide) ?? mainMenu;
   const accountLink = (
     <Anchor component={Link} to={loggedIn ? "/dashboard" : "/login"} fz="sm" fw={600}>
       {loggedIn ? t("nav.dashboard") : t("nav.login")}
@@ -92,14 +97,18 @@ export function PublicLayout({ children, wide = false }: { children: ReactNode; 
           </Group>
         </Group>
       </Box>
-      <Drawer opened={drawerOpen} onClose={drawer.close} position="right" size="xs" title={t("nav.menu")}>
-        <Stack gap="md" component="nav" aria-label={t("nav.mobile_menu")}>
-          {mobileMenu.map((item) => (
-            <MenuLink key={item.url} item={item} onClick={drawer.close} c="dark.7" />
-          ))}
-          {accountLink}
-        </Stack>
-      </Drawer>
+      {/* Mounted only while open: a closed drawer kept in the tree held up the sign-in page's
+          render after signing out of the dashboard. */}
+      {drawerOpen ? (
+        <Drawer opened onClose={drawer.close} position="right" size="xs" title={t("nav.menu")}>
+          <Stack gap="md" component="nav" aria-label={t("nav.mobile_menu")}>
+            {mobileMenu.map((item) => (
+              <MenuLink key={item.url} item={item} onClick={drawer.close} c="dark.7" />
+            ))}
+            {accountLink}
+          </Stack>
+        </Drawer>
+      ) : null}
       <Container
         component="main"
         size={wide ? "lg" : 460}
@@ -108,7 +117,7 @@ export function PublicLayout({ children, wide = false }: { children: ReactNode; 
       >
         {children}
       </Container>
-      <PublicFooter />
+      {wide ? <PublicFooter /> : null}
     </Box>
   );
 }
