@@ -19,8 +19,8 @@ import { contentKeys, fetchSinglePage } from "../../api/content.ts";
 import { useContentLanguage } from "../../api/use-content-language.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
-import { HtmlBody } from "../../ui/html-body.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
+import { HtmlBody } from "../../ui/html-body.tsx";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
 
