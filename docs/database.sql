@@ -158,6 +158,34 @@ create table catalog_bumps (
   constraint catalog_bumps_apply TRIGGER DEFERRABLE INITIALLY DEFERRED
 );
 
+create table content_entries (
+  id bigint not null generated always as identity,
+  kind text not null,
+  slug text not null,
+  language text not null,
+  status text not null default 'draft'::text,
+  title text not null default ''::text,
+  summary text not null default ''::text,
+  body text not null default ''::text,
+  seo_title text,
+  meta_description text,
+  social_image text,
+  author text,
+  cover_image text,
+  published_at timestamp with time zone,
+  updated_by bigint,
+  created_at timestamp with time zone not null default now(),
+  updated_at timestamp with time zone not null default now(),
+  constraint content_entries_pkey PRIMARY KEY (id),
+  constraint content_entries_updated_by_users_id_fk FOREIGN KEY (updated_by) REFERENCES users(id) ON DELETE SET NULL
+);
+
+create table content_seeds (
+  version integer not null,
+  seeded_at timestamp with time zone not null default now(),
+  constraint content_seeds_pkey PRIMARY KEY (version)
+);
+
 create table data_exports (
   id bigint not null generated always as identity,
   user_id bigint not null,
@@ -936,6 +964,8 @@ CREATE INDEX auth_tokens_user_idx ON public.auth_tokens USING btree (user_id);
 CREATE INDEX billing_invoices_org_idx ON public.billing_invoices USING btree (organization_id, created_at);
 CREATE INDEX billing_subscriptions_org_idx ON public.billing_subscriptions USING btree (organization_id, created_at);
 CREATE INDEX catalog_bumps_org_idx ON public.catalog_bumps USING btree (organization_id);
+CREATE INDEX content_entries_kind_published_idx ON public.content_entries USING btree (kind, status, published_at);
+CREATE UNIQUE INDEX content_entries_kind_slug_language_key ON public.content_entries USING btree (kind, slug, language);
 CREATE INDEX data_exports_user_idx ON public.data_exports USING btree (user_id);
 CREATE INDEX devices_udid_idx ON public.devices USING btree (udid);
 CREATE INDEX devices_user_idx ON public.devices USING btree (user_id);

@@ -6,6 +6,7 @@ import {
 import { createApplicationModule } from "./modules/application/application.module.ts";
 import { createAuthModule } from "./modules/auth/auth.module.ts";
 import { createBillingModule } from "./modules/billing/billing.module.ts";
+import { createContentModule } from "./modules/content/content.module.ts";
 import { createDistributionModule } from "./modules/distribution/distribution.module.ts";
 import { createFeedbackModule } from "./modules/feedback/feedback.module.ts";
 import { createFilesModule } from "./modules/files/files.module.ts";
@@ -92,6 +93,7 @@ export function createModules(platform: Platform) {
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);
   const gdpr = createGdprModule(platform, { ...users.services, sections });
   const profile = createProfileModule(platform, { ...common, ...gdpr.services });
+  const content = createContentModule(platform, { ...plan.services, ...distribution.services });
   return {
     ...domain,
     gdpr,
@@ -99,7 +101,8 @@ export function createModules(platform: Platform) {
     health: createHealthModule(platform),
     admin: createAdminModule(platform, { ...organization.services, ...plan.services }),
     files: createFilesModule(platform),
-    webHost: createWebHostModule(platform),
+    content,
+    webHost: createWebHostModule(platform, content.services),
   };
 }
 

@@ -32,6 +32,9 @@ describe("route table", () => {
       "blog",
       "blog/:slug",
       "promo",
+      "faq",
+      "whats-new",
+      "sdk",
       ":page",
       "*",
     ]);
@@ -84,13 +87,40 @@ describe("route table", () => {
     const { router } = renderApp("/imprint");
     await screen.findByRole("heading", { name: "Page not found" });
     expect(router.state.location.pathname).toBe("/not-found");
-    expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe("/api/pages/imprint/");
+    const asked = vi.mocked(fetch).mock.calls.map((call) => call[0]);
+    expect(asked).toContain("/api/pages/imprint/?lang=en");
+    // Before giving up it asked whether the address moved.
+    expect(asked).toContain("/api/url-redirect/?url_old=%2Fimprint");
+  });
+
+  it("follows a redirect the server knows for a missing page", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) =>
+        url.startsWith("/api/url-redirect/")
+          ? jsonResponse(200, { url_old: "/impressum", url_new: "/pricing" })
+          : url === "/api/tariffs/"
+            ? jsonResponse(200, [])
+            : jsonResponse(404, { detail: "Not found." }),
+      ),
+    );
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const { router } = renderApp("/impressum");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/pricing"));
   });
 
   it("shows a content page's title and body", async () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () => jsonResponse(200, { title: "Imprint", body: "Tarmac GmbH\n\nMain street 1" })),
+      vi.fn(async (url: string) =>
+        url.startsWith("/api/pages/imprint/")
+          ? jsonResponse(200, {
+              title: "Imprint",
+              body: "Tarmac GmbH\n\nMain street 1",
+              html: "<p>Tarmac GmbH</p>\n<p>Main street 1</p>",
+            })
+          : jsonResponse(404, { detail: "Not found." }),
+      ),
     );
     renderApp("/imprint");
     expect(await screen.findByRole("heading", { name: "Imprint" })).toBeTruthy();
@@ -101,10 +131,12 @@ describe("route table", () => {
   it("reaches /pricing instead of the generic page", async () => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async () =>
-        jsonResponse(200, [
-          { id: 1, title: "Team", price: 0, space_limit: 2048, build_limit: 0, projects_limit: 5 },
-        ]),
+      vi.fn(async (url: string) =>
+        url === "/api/tariffs/"
+          ? jsonResponse(200, [
+              { id: 1, title: "Team", price: 0, space_limit: 2048, build_limit: 0, projects_limit: 5 },
+            ])
+          : jsonResponse(404, { detail: "Not found." }),
       ),
     );
     const { router } = renderApp("/pricing");
@@ -113,16 +145,16 @@ describe("route table", () => {
     expect(screen.getByText("Storage: 2 GB")).toBeTruthy();
     expect(screen.getByText("Builds: unlimited")).toBeTruthy();
     expect(router.state.location.pathname).toBe("/pricing");
-    expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe("/api/tariffs/");
+    expect(vi.mocked(fetch).mock.calls.map((call) => call[0])).toContain("/api/tariffs/");
   });
 
   it("reaches /promo and /blog", async () => {
     vi.stubGlobal(
       "fetch",
       vi.fn(async (url: string) =>
-        url === "/api/lp/"
-          ? jsonResponse(200, null)
-          : jsonResponse(200, { count: 0, next: null, previous: null, results: [] }),
+        url.startsWith("/api/blog/")
+          ? jsonResponse(200, { count: 0, next: null, previous: null, results: [] })
+          : jsonResponse(404, { detail: "Not found." }),
       ),
     );
     const promo = renderApp("/promo");

@@ -4,6 +4,7 @@
 import { createBrowserRouter, type LoaderFunction, type RouteObject, redirect } from "react-router";
 import { getToken, registerNavigator } from "./api/client.ts";
 import { loginPathFor } from "./api/next-path.ts";
+import { notFoundPathFor } from "./api/not-found-path.ts";
 import { RootLayout, RouteErrorPage } from "./root-layout.tsx";
 import { PageLoader } from "./ui/page-loader.tsx";
 
@@ -166,6 +167,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: "admin/content",
+            lazy: async () => ({
+              Component: (await import("./features/admin/content-editor-page.tsx")).ContentEditorPage,
+            }),
+          },
+          {
             path: "*",
             lazy: async () => ({
               Component: (await import("./features/dashboard/dashboard-not-found.tsx")).DashboardNotFound,
@@ -250,10 +257,29 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import("./features/content/promo-page.tsx")).PromoPage }),
       },
       {
+        path: "faq",
+        lazy: async () => ({ Component: (await import("./features/content/faq-page.tsx")).FaqPage }),
+      },
+      {
+        path: "whats-new",
+        lazy: async () => ({
+          Component: (await import("./features/content/whats-new-page.tsx")).WhatsNewPage,
+        }),
+      },
+      {
+        path: "sdk",
+        lazy: async () => ({ Component: (await import("./features/content/content-page.tsx")).SdkPage }),
+      },
+      {
         path: ":page",
         lazy: async () => ({ Component: (await import("./features/content/content-page.tsx")).ContentPage }),
       },
-      { path: "*", loader: () => redirect("/not-found"), Component: RenderNothing },
+      // Anything else: the not-found page, which first asks whether the address moved.
+      {
+        path: "*",
+        loader: ({ request }) => redirect(notFoundPathFor(new URL(request.url).pathname)),
+        Component: RenderNothing,
+      },
     ],
   },
 ];

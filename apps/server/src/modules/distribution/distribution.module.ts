@@ -69,7 +69,7 @@ export function createDistributionModule(
   const permanentLinks = new PermanentLinkService({ storage, distributions, releases, organizations });
   const jobs = createDistributionJobs({ udid, reservations });
   return {
-    services: { distributions, udid },
+    services: { distributions, udid, getapp },
     routes: (app) => {
       registerDistributionRoutes(app, { distributions, permanentLinks, publicUrl: config.PUBLIC_URL });
       registerAppDetailRoutes(app, {

@@ -137,6 +137,20 @@ export class GetappService {
     return page;
   }
 
+  /**
+   * What a link preview (a chat's crawler, no cookies) may show: the page as an anonymous visitor
+   * sees it, an expired link included; nothing for a members-only or unknown link.
+   */
+  async previewPage(key: string): Promise<GetappPage | null> {
+    try {
+      return await this.page(key, { actor: null });
+    } catch (error) {
+      if (error instanceof LinkGoneError) return error.page;
+      if (error instanceof AppError && error.status < 500) return null;
+      throw error;
+    }
+  }
+
   async unlock(key: string, password: string, clientAddress: string): Promise<UnlockResult> {
     const link = await this.findLink(key);
     if (link.access !== "password") throw AppError.badRequest("This link has no password.");

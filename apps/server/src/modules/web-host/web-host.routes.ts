@@ -4,6 +4,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../../http/errors.ts";
 import { serverPath } from "../../platform/server-root.ts";
+import { applyPageHead, type DescribePage } from "./page-head.ts";
 
 export const defaultWebDistDir = serverPath("..", "web", "dist");
 const webPublicDir = serverPath("..", "web", "public");
@@ -24,6 +25,11 @@ export function injectClientConfig(html: string, config: ClientConfig): string {
   );
 }
 
+/** The signed-in area is not shared as a link; its pages keep the build's plain head. */
+function isPublicPage(path: string): boolean {
+  return !/^\/dashboard(\/|$)/.test(path);
+}
+
 function wantsHtml(request: FastifyRequest): boolean {
   return request.method === "GET" && !request.url.startsWith("/api/") && !request.url.startsWith("/media/");
 }
@@ -34,21 +40,33 @@ function wantsHtml(request: FastifyRequest): boolean {
  */
 export async function registerWebHost(
   app: FastifyInstance,
-  options: { distDir: string; client: ClientConfig },
+  options: { distDir: string; client: ClientConfig; describePage?: DescribePage },
 ) {
   const indexFile = path.join(options.distDir, "index.html");
   const indexHtml = existsSync(indexFile)
     ? injectClientConfig(readFileSync(indexFile, "utf8"), options.client)
     : null;
 
-  const sendIndex = (reply: FastifyReply) => {
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!indexHtml) {
       return reply
         .status(503)
         .type("text/plain; charset=utf-8")
         .send("The web app is not built. Run `npm run build` (npm install does it once).");
     }
-    return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(indexHtml);
+    const path = request.url.replace(/[?#].*$/, "");
+    const head =
+      options.describePage && isPublicPage(path)
+        ? await options.describePage(path, {
+            lang: (request.query as { lang?: string } | undefined)?.lang,
+            acceptLanguage: request.headers["accept-language"],
+          })
+        : null;
+    return reply
+      .type("text/html; charset=utf-8")
+      .header("cache-control", "no-cache")
+      .header("vary", "Accept-Language")
+      .send(head ? applyPageHead(indexHtml, head) : indexHtml);
   };
 
   app.get("/media/i18n/:file", { schema: { hide: true } }, async (request, reply) => {
@@ -67,8 +85,8 @@ export async function registerWebHost(
       .send(readFileSync(found));
   });
 
-  app.get("/", { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
-  app.get("/index.html", { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
+  app.get("/", { schema: { hide: true } }, async (request, reply) => sendIndex(request, reply));
+  app.get("/index.html", { schema: { hide: true } }, async (request, reply) => sendIndex(request, reply));
 
   if (existsSync(options.distDir)) {
     await app.register(fastifyStatic, {
@@ -83,7 +101,7 @@ export async function registerWebHost(
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    if (wantsHtml(request)) return sendIndex(reply);
+    if (wantsHtml(request)) return sendIndex(request, reply);
     return reply.status(404).send({ detail: "Not found." });
   });
 }

@@ -9,15 +9,18 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { type RegisterInput, requestRegistration } from "../../api/auth.ts";
 import { setToken } from "../../api/client.ts";
+import { contentKeys, fetchSinglePage } from "../../api/content.ts";
+import { useContentLanguage } from "../../api/use-content-language.ts";
 import { Alert } from "../../ui/alert.tsx";
 import { FormAlert } from "../../ui/forms/form-alert.tsx";
 import { useFormErrors } from "../../ui/forms/use-form-errors.ts";
+import { HtmlBody } from "../../ui/html-body.tsx";
 import { AuthCard, PublicLayout } from "../../ui/public-layout.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
 
@@ -143,6 +146,23 @@ export function SignupPage() {
           </Text>
         </Group>
       </AuthCard>
+      {sentTo ? null : <SignupTexts />}
     </PublicLayout>
+  );
+}
+
+/** The editors' sign-up texts (GET /api/reg/): what an account offers, and the terms it accepts. */
+function SignupTexts() {
+  const lang = useContentLanguage();
+  const reg = useQuery({
+    queryKey: contentKeys.single("reg", lang),
+    queryFn: () => fetchSinglePage("reg", lang),
+    retry: false,
+  });
+  if (!reg.data?.html) return null;
+  return (
+    <Text component="div" fz="sm" c="dimmed" mt="lg" px="xs">
+      <HtmlBody html={reg.data.html} />
+    </Text>
   );
 }

@@ -1,25 +1,31 @@
-import { Button, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { contentKeys, fetchLanding } from "../../api/content.ts";
+import { useContentLanguage } from "../../api/use-content-language.ts";
+import { HtmlBody } from "../../ui/html-body.tsx";
 import { PublicLayout } from "../../ui/public-layout.tsx";
-import { TextBody } from "../../ui/text-body.tsx";
 import { useDocumentTitle } from "../../ui/use-document-title.ts";
 import { applySeo } from "./seo.ts";
 
 const PLATFORM_KEYS = ["platforms.android", "platforms.ios", "platforms.windows", "platforms.macos"] as const;
 
 /**
- * The promo landing. Its copy comes from GET /api/lp/ when the operator has written one; the
- * product's own description stands in while it loads or when there is none.
+ * The promo landing, written by the editors (GET /api/lp/): its introduction, then one card per
+ * section. The product's own one-line description stands in while it loads or when there is none.
  */
 export function PromoPage() {
   const { t } = useTranslation();
-  const query = useQuery({ queryKey: contentKeys.landing(), queryFn: fetchLanding });
+  const lang = useContentLanguage();
+  const query = useQuery({
+    queryKey: contentKeys.landing(lang),
+    queryFn: () => fetchLanding(lang),
+    retry: false,
+  });
   const landing = query.data;
-  useDocumentTitle(landing?.seo?.seo_title || landing?.title || t("promo.title"));
+  useDocumentTitle(landing?.title || t("promo.title"));
   useEffect(() => {
     if (landing?.seo) applySeo(landing.seo);
   }, [landing]);
@@ -31,8 +37,10 @@ export function PromoPage() {
           <Title order={1} ta="center" fz={{ base: 32, sm: 48 }} lh={1.15}>
             {landing?.title || t("promo.title")}
           </Title>
-          {landing?.body ? (
-            <TextBody text={landing.body} />
+          {landing?.intro_html ? (
+            <Text component="div" c="dimmed" fz="lg" ta="center">
+              <HtmlBody html={landing.intro_html} />
+            </Text>
           ) : (
             <Text c="dimmed" fz="lg" ta="center">
               {t("promo.subtitle")}
@@ -54,6 +62,20 @@ export function PromoPage() {
             </Text>
           ))}
         </SimpleGrid>
+        {landing?.sections.length ? (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
+            {landing.sections.map((section) => (
+              <Card key={section.heading} withBorder radius="lg" padding="lg" component="section">
+                <Stack gap="xs">
+                  <Title order={2} fz="lg">
+                    {section.heading}
+                  </Title>
+                  <HtmlBody html={section.html} />
+                </Stack>
+              </Card>
+            ))}
+          </SimpleGrid>
+        ) : null}
         <Group justify="center">
           <Button component={Link} to="/pricing" variant="subtle">
             {t("promo.cta_pricing")}

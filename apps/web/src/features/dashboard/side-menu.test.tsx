@@ -59,6 +59,7 @@ describe("side menu", () => {
     expect(ids(admin)).toEqual(["organization", "account", "admin"]);
     expect(admin[2]?.links).toEqual([
       { to: "/dashboard/admin/organizations", labelKey: "menu.admin_organizations" },
+      { to: "/dashboard/admin/content", labelKey: "menu.admin_content" },
     ]);
   });
 

@@ -59,7 +59,10 @@ export function buildMenuSections(
     sections.push({
       id: "admin",
       labelKey: "menu.administration",
-      links: [{ to: "/dashboard/admin/organizations", labelKey: "menu.admin_organizations" }],
+      links: [
+        { to: "/dashboard/admin/organizations", labelKey: "menu.admin_organizations" },
+        { to: "/dashboard/admin/content", labelKey: "menu.admin_content" },
+      ],
     });
   }
   return sections;
