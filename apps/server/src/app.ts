@@ -16,6 +16,7 @@ import {
 } from "./modules/organization/organization.module.ts";
 import { createPlanModule } from "./modules/plan/plan.module.ts";
 import { createProfileModule } from "./modules/profile/profile.module.ts";
+import { createPushModule } from "./modules/push/push.module.ts";
 import { createSendBuildsModule } from "./modules/send-builds/send-builds.module.ts";
 import { createSsoModule } from "./modules/sso/sso.module.ts";
 import { createStaffModule } from "./modules/staff/staff.module.ts";
@@ -93,9 +94,10 @@ export function createModules(platform: Platform) {
   const outbound = { ...organization.services, ...application.services, installPage };
   const integrations = createIntegrationsModule(platform, outbound);
   const feedback = createFeedbackModule(platform, { ...outbound, ...users.services, ...storage.services });
+  const push = createPushModule(platform, { ...organization.services, ...application.services });
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
-    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback },
+    ...{ staff, storage, upload, tester, distribution, sendBuilds, integrations, feedback, push },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

@@ -17,6 +17,7 @@ export * from "./outbox.ts";
 export * from "./permission-group.ts";
 export * from "./plan.ts";
 export * from "./profile.ts";
+export * from "./push.ts";
 export * from "./project-member.ts";
 export * from "./sso.ts";
 export * from "./staff.ts";
