@@ -34,7 +34,9 @@ function loopbackCertificate() {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
   const certificate = forge.pki.createCertificate();
-  certificate.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: "spki", format: "pem" }).toString());
+  certificate.publicKey = forge.pki.publicKeyFromPem(
+    publicKey.export({ type: "spki", format: "pem" }).toString(),
+  );
   certificate.serialNumber = "01";
   certificate.validity.notBefore = new Date(Date.now() - 86_400_000);
   certificate.validity.notAfter = new Date(Date.now() + 86_400_000);
@@ -42,7 +44,13 @@ function loopbackCertificate() {
   certificate.setSubject(subject);
   certificate.setIssuer(subject);
   certificate.setExtensions([
-    { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }, { type: 2, value: "localhost" }] },
+    {
+      name: "subjectAltName",
+      altNames: [
+        { type: 7, ip: "127.0.0.1" },
+        { type: 2, value: "localhost" },
+      ],
+    },
   ]);
   certificate.sign(forge.pki.privateKeyFromPem(keyPem), forge.md.sha256.create());
   const certPem = forge.pki.certificateToPem(certificate);
@@ -139,8 +147,11 @@ export class LoopbackPushService {
     try {
       const { claims, serverKey } = verifiedClaims(headers.authorization as string | undefined);
       if (headers["content-encoding"] !== "aes128gcm") throw new Error("not aes128gcm");
-      const text = decrypt(body, { version: "aes128gcm", privateKey: subscriber.ecdh, authSecret: subscriber.auth })
-        .toString("utf8");
+      const text = decrypt(body, {
+        version: "aes128gcm",
+        privateKey: subscriber.ecdh,
+        authSecret: subscriber.auth,
+      }).toString("utf8");
       this.received.push({ path: url, headers, text, claims, serverKey });
       return 201;
     } catch (error) {

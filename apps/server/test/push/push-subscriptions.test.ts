@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { PushSubscriptionService } from "../../src/modules/push/push-subscription.service.ts";
 import { pushServerKeys, pushSubscriptions } from "../../src/modules/push/push.tables.ts";
+import { PushSubscriptionService } from "../../src/modules/push/push-subscription.service.ts";
 import { ServerKeys } from "../../src/modules/push/server-keys.ts";
 import { SecretBox } from "../../src/platform/crypto/secret-box.ts";
 import { authHeader, createUserWithToken } from "../helpers/factories.ts";
@@ -11,7 +11,12 @@ import { pushesAt, pushService, settle, subscribeBrowser, t, usePushWorld } from
 usePushWorld();
 
 const post = (token: string | null, url: string, payload?: unknown) =>
-  t.app.inject({ method: "POST", url, headers: token ? authHeader(token) : {}, ...(payload ? { payload } : {}) });
+  t.app.inject({
+    method: "POST",
+    url,
+    headers: token ? authHeader(token) : {},
+    ...(payload ? { payload } : {}),
+  });
 
 describe("the server's push key pair", () => {
   it("is made once, kept sealed in the database, and the same for every process", async () => {
@@ -45,7 +50,11 @@ describe("subscribing and unsubscribing", () => {
     expect(row?.sealed).not.toContain(browser.path);
     const list = (await t.app.inject({ url: "/api/push/subscriptions/", headers: authHeader(token) })).json();
     expect(list.results).toEqual([
-      expect.objectContaining({ id: browser.record.id, service: new URL(pushService.origin).host, language: "de" }),
+      expect.objectContaining({
+        id: browser.record.id,
+        service: new URL(pushService.origin).host,
+        language: "de",
+      }),
     ]);
     expect(JSON.stringify(list)).not.toContain(browser.path);
 
@@ -82,7 +91,9 @@ describe("subscribing and unsubscribing", () => {
     const second = await createUserWithToken(t);
     const browser = await subscribeBrowser(first.token);
     const endpoint = browser.json.endpoint;
-    expect((await post(second.token, "/api/push/subscriptions/unsubscribe/", { endpoint })).statusCode).toBe(404);
+    expect((await post(second.token, "/api/push/subscriptions/unsubscribe/", { endpoint })).statusCode).toBe(
+      404,
+    );
     const taken = await post(second.token, "/api/push/subscriptions/", browser.json);
     expect(taken.statusCode).toBe(201);
     const listOf = async (token: string) =>
@@ -116,7 +127,11 @@ describe("subscribing and unsubscribing", () => {
     const service = new PushSubscriptionService({
       db: t.database.db,
       box: new SecretBox(t.config.SECRET_KEY, "web-push"),
-      keys: new ServerKeys({ db: t.database.db, box: new SecretBox(t.config.SECRET_KEY, "web-push"), configured: {} }),
+      keys: new ServerKeys({
+        db: t.database.db,
+        box: new SecretBox(t.config.SECRET_KEY, "web-push"),
+        configured: {},
+      }),
       allowPrivateTargets: false,
     });
     await expect(service.subscribe(user.id, pushService.subscribe().json)).rejects.toMatchObject({

@@ -27,7 +27,10 @@ export function usePushWorld(): void {
 }
 
 /** Subscribes a new browser of the user at the loopback push service; answers its path there. */
-export async function subscribeBrowser(token: string, options: { answers?: number[]; language?: string } = {}) {
+export async function subscribeBrowser(
+  token: string,
+  options: { answers?: number[]; language?: string } = {},
+) {
   const browser = pushService.subscribe(options.answers);
   const response = await t.app.inject({
     method: "POST",
@@ -35,7 +38,8 @@ export async function subscribeBrowser(token: string, options: { answers?: numbe
     headers: authHeader(token),
     payload: { ...browser.json, language: options.language ?? "en" },
   });
-  if (response.statusCode !== 201) throw new Error(`subscribe failed: ${response.statusCode} ${response.body}`);
+  if (response.statusCode !== 201)
+    throw new Error(`subscribe failed: ${response.statusCode} ${response.body}`);
   return { ...browser, record: response.json() as { id: number } };
 }
 

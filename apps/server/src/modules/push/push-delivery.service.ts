@@ -45,7 +45,8 @@ export class PushDeliveryService {
         await deleteSubscriptions(db, [row.id]);
         return;
       case "refused":
-        if ((await countFailure(db, row.id)) >= refusalsBeforeRemoval) await deleteSubscriptions(db, [row.id]);
+        if ((await countFailure(db, row.id)) >= refusalsBeforeRemoval)
+          await deleteSubscriptions(db, [row.id]);
         return;
       case "retry":
         await countFailure(db, row.id);

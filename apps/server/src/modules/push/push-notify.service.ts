@@ -5,8 +5,7 @@
  * holds up no other, and a retry sends only what failed.
  */
 import { z } from "zod";
-import { enforceRateLimit } from "../../http/throttle/throttle.ts";
-import { countInWindow } from "../../http/throttle/throttle.ts";
+import { countInWindow, enforceRateLimit } from "../../http/throttle/throttle.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvent } from "../../platform/events/domain-events.ts";
 import type { JobDefinition } from "../../platform/jobs/define-job.ts";
@@ -91,7 +90,9 @@ export class PushNotifyService {
   /** A test push to each of the person's own subscriptions; answers how many were queued. */
   async sendTest(userId: number): Promise<number> {
     await enforceRateLimit(this.deps.db, `push-test:${userId}`, testPushesPerTenMinutes, hourMs / 6);
-    return this.deps.db.transaction((tx) => this.queue([{ userId, role: roles.owner }], () => ({ kind: "test" }), tx));
+    return this.deps.db.transaction((tx) =>
+      this.queue([{ userId, role: roles.owner }], () => ({ kind: "test" }), tx),
+    );
   }
 
   private async plan(
@@ -126,7 +127,11 @@ export class PushNotifyService {
     }
     if (event.type === "feedback.received") {
       const report = z
-        .object({ id: z.number().int(), tag: z.string().default("feedback"), description: z.string().default("") })
+        .object({
+          id: z.number().int(),
+          tag: z.string().default("feedback"),
+          description: z.string().default(""),
+        })
         .safeParse(event.data.feedback);
       if (!report.success) return [];
       // Anyone holding the app's SDK key can send reports: a flood must not become a flood of pushes.
@@ -143,7 +148,10 @@ export class PushNotifyService {
       return [{ listeners: await this.deps.audience.whoTriages(app, tx), facts: () => facts }];
     }
     // store_upload.finished: to whoever started it while they still see the app; without one, to those who look after it.
-    const startedBy = z.number().int().safeParse(event.data.user_id ?? event.data.started_by);
+    const startedBy = z
+      .number()
+      .int()
+      .safeParse(event.data.user_id ?? event.data.started_by);
     const seeing = await this.deps.audience.whoSees(app, tx);
     const listeners = startedBy.success
       ? seeing.filter((listener) => listener.userId === startedBy.data)
@@ -182,7 +190,11 @@ export class PushNotifyService {
         allowed.set(listener.userId, hour.count <= pushesPerUserPerHour);
       }
       if (!allowed.get(listener.userId)) continue;
-      await this.deps.jobs.send(this.deliverJob, { subscriptionId: subscription.id, facts: facts(listener) }, { tx });
+      await this.deps.jobs.send(
+        this.deliverJob,
+        { subscriptionId: subscription.id, facts: facts(listener) },
+        { tx },
+      );
       queued += 1;
     }
     return queued;

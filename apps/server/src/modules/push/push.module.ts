@@ -24,10 +24,7 @@ export function defaultVapidSubject(mailFrom: string, publicUrl: string): string
 }
 
 /** Web push: browsers' subscriptions, the instance's key pair, and pushes about builds, feedback and store uploads. */
-export function createPushModule(
-  platform: Platform,
-  deps: OrganizationServices & ApplicationServices,
-) {
+export function createPushModule(platform: Platform, deps: OrganizationServices & ApplicationServices) {
   const { db } = platform.database;
   const { config } = platform;
   const box = new SecretBox(config.SECRET_KEY, pushSecretPurpose);

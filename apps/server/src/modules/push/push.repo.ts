@@ -11,7 +11,10 @@ export async function findServerKeys(db: Database) {
 }
 
 /** Stores a key pair unless another process stored one first; the stored one is what counts. */
-export async function insertServerKeysOnce(db: Database, keys: { publicKey: string; sealedPrivateKey: string }) {
+export async function insertServerKeysOnce(
+  db: Database,
+  keys: { publicKey: string; sealedPrivateKey: string },
+) {
   await db
     .insert(pushServerKeys)
     .values({ id: 1, ...keys })
@@ -81,10 +84,7 @@ export async function deleteSubscriptions(db: Database, ids: number[]) {
 }
 
 export async function markSent(db: Database, id: number, at: Date) {
-  await db
-    .update(pushSubscriptions)
-    .set({ lastSentAt: at, failures: 0 })
-    .where(eq(pushSubscriptions.id, id));
+  await db.update(pushSubscriptions).set({ lastSentAt: at, failures: 0 }).where(eq(pushSubscriptions.id, id));
 }
 
 /** Counts a failed send; answers the failures in a row. */

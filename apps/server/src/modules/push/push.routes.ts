@@ -73,7 +73,8 @@ export function registerPushRoutes(
       preValidation: assertSignedIn,
       schema: {
         tags,
-        summary: "Unsubscribe this browser by its endpoint; 404 'Not subscribed to push notifications.' when it is not",
+        summary:
+          "Unsubscribe this browser by its endpoint; 404 'Not subscribed to push notifications.' when it is not",
         body: pushUnsubscribeInput,
         response: { 204: noContent, ...errorResponses },
       },
