@@ -1,3 +1,4 @@
+/// <reference path="./http-ece.d.ts" />
 // A push service on loopback HTTPS, as browsers' vendors run them (RFC 8030): it takes the
 // encrypted pushes the server sends, checks their VAPID signature (RFC 8292), and decrypts
 // them with the keys of the subscription it made, as the browser would (RFC 8291 via http_ece).
