@@ -91,6 +91,17 @@ export async function unsubscribeThisBrowser(): Promise<void> {
   await api.post("/api/push/subscriptions/unsubscribe/", { endpoint }).catch(() => undefined);
 }
 
+/** Tells the server to stop pushing to this browser (on sign-out); never fails the caller. */
+export async function forgetThisBrowserForPush(): Promise<void> {
+  try {
+    const subscription = await findBrowserSubscription();
+    if (subscription)
+      await api.post("/api/push/subscriptions/unsubscribe/", { endpoint: subscription.endpoint });
+  } catch {
+    // Not subscribed here, or the server forgot it already: nothing is pushed either way.
+  }
+}
+
 export async function listPushSubscriptions(): Promise<PushSubscriptionRecord[]> {
   return (await api.get<{ results: PushSubscriptionRecord[] }>("/api/push/subscriptions/")).results;
 }

@@ -13,11 +13,13 @@ declare const self: ServiceWorkerGlobalScope & {
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every page of the app is the same index.html; the server answers the API, translations, build
-// downloads and install pages itself, and those must never get the cached shell.
+// Every page of the app is the same index.html. The server answers the API, translations, build
+// downloads and install links itself, and paths naming a file (feeds, sitemaps, this worker, the
+// manifest) are files, not pages: none of those may get the cached shell.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL("index.html"), {
-    denylist: [/^\/api\//, /^\/media\//, /^\/ngsw-worker\.js$/, /^\/manifest\.webmanifest$/],
+    // Matched against the path and query: the file test looks at the path alone.
+    denylist: [/^\/api\//, /^\/media\//, /^\/(?:[^/?]+\/)*[^/?]+\.[^/?]+(?:\?.*)?$/],
   }),
 );
 
