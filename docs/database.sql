@@ -519,6 +519,34 @@ create table projects (
   constraint projects_pkey PRIMARY KEY (id)
 );
 
+create table push_handled_events (
+  event_id text not null,
+  handled_at timestamp with time zone not null default now(),
+  constraint push_handled_events_pkey PRIMARY KEY (event_id)
+);
+
+create table push_server_keys (
+  id smallint not null,
+  public_key text not null,
+  sealed_private_key text not null,
+  created_at timestamp with time zone not null default now(),
+  constraint push_server_keys_pkey PRIMARY KEY (id)
+);
+
+create table push_subscriptions (
+  id bigint not null generated always as identity,
+  user_id bigint not null,
+  endpoint_hash text not null,
+  sealed text not null,
+  service text not null,
+  language text not null default 'en'::text,
+  created_at timestamp with time zone not null default now(),
+  last_sent_at timestamp with time zone,
+  failures smallint not null default 0,
+  constraint push_subscriptions_pkey PRIMARY KEY (id),
+  constraint push_subscriptions_user_id_users_id_fk FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE
+);
+
 create table recovery_codes (
   id bigint not null generated always as identity,
   user_id bigint not null,
@@ -998,6 +1026,9 @@ CREATE INDEX preloads_expires_idx ON public.preloads USING btree (expires_at);
 CREATE UNIQUE INDEX preloads_path_key ON public.preloads USING btree (path);
 CREATE UNIQUE INDEX project_members_project_user_key ON public.project_members USING btree (project_id, user_id);
 CREATE INDEX projects_org_idx ON public.projects USING btree (organization_id);
+CREATE INDEX push_handled_events_handled_idx ON public.push_handled_events USING btree (handled_at);
+CREATE UNIQUE INDEX push_subscriptions_endpoint_key ON public.push_subscriptions USING btree (endpoint_hash);
+CREATE INDEX push_subscriptions_user_idx ON public.push_subscriptions USING btree (user_id);
 CREATE INDEX recovery_codes_user_idx ON public.recovery_codes USING btree (user_id);
 CREATE UNIQUE INDEX sso_domains_org_domain_key ON public.sso_domains USING btree (organization_id, domain);
 CREATE UNIQUE INDEX sso_domains_verified_key ON public.sso_domains USING btree (domain) WHERE (verified_at IS NOT NULL);

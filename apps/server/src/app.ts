@@ -21,6 +21,7 @@ import {
 } from "./modules/organization/organization.module.ts";
 import { createPlanModule } from "./modules/plan/plan.module.ts";
 import { createProfileModule } from "./modules/profile/profile.module.ts";
+import { createPushModule } from "./modules/push/push.module.ts";
 import { createSendBuildsModule } from "./modules/send-builds/send-builds.module.ts";
 import { createSsoModule } from "./modules/sso/sso.module.ts";
 import { createStaffModule } from "./modules/staff/staff.module.ts";
@@ -84,10 +85,11 @@ export function createModules(platform: Platform) {
   const outbound = { ...catalog, ...distribution.services };
   const integrations = createIntegrationsModule(platform, { ...outbound, ...store.services });
   const feedback = createFeedbackModule(platform, { ...outbound, ...storage.services });
+  const push = createPushModule(platform, catalog);
   const domain = {
     ...{ users, plan, organization, billing, twoFactor, auth, team, sso, mailServer, application },
     ...{ staff, storage, tester, distribution, upload, androidSigning, iosSigning },
-    ...{ store, sendBuilds, integrations, feedback },
+    ...{ store, sendBuilds, integrations, feedback, push },
   };
 
   const sections = Object.values(domain).flatMap((module: AppModule) => module.personalData ?? []);

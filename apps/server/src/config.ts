@@ -202,6 +202,29 @@ const envSchema = z.object({
   GOOGLE_PLAY_API_URL: z.url({ protocol: /^https?$/ }).default("https://androidpublisher.googleapis.com"),
   /** How often a store's processing of an uploaded build is looked at. */
   STORE_PROCESSING_POLL_MS: z.coerce.number().int().min(10).max(600_000).default(30_000),
+  /**
+   * The VAPID key pair that signs web pushes (base64url, as `web-push generate-vapid-keys` prints
+   * them). Both or neither: unset, the first process makes a pair and keeps it in the database,
+   * where every other process finds it.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, "must be a base64url P-256 public key (87 characters)")
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 private key (43 characters)")
+    .optional(),
+  /** Who push services may contact about this server's pushes: a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: or https: URL")
+    .optional(),
+  /**
+   * Certificates (PEM file) trusted for push services besides the system's: a push service run
+   * on premises behind a private CA.
+   */
+  PUSH_SERVICE_CA_FILE: z.string().min(1).optional(),
   /** How long a webhook or chat endpoint has to answer one delivery attempt. */
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(60).default(10),
 });
@@ -276,6 +299,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const storeProblem = privateStoreUrl(values);
   if (storeProblem) throw new ConfigError(`Invalid configuration: ${storeProblem}`);
+  if (Boolean(values.VAPID_PUBLIC_KEY) !== Boolean(values.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      "Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither",
+    );
+  }
   const { dataDir, storageDir } = dataDirectories(values);
   const port = values.PORT;
   return {
@@ -288,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     GCS_CREDENTIALS: gcsCredentials && resolveGcsCredentials(gcsCredentials),
     UDID_SIGNING_CERT: values.UDID_SIGNING_CERT && resolveFromLaunchDir(values.UDID_SIGNING_CERT),
     UDID_SIGNING_KEY: values.UDID_SIGNING_KEY && resolveFromLaunchDir(values.UDID_SIGNING_KEY),
+    PUSH_SERVICE_CA_FILE: values.PUSH_SERVICE_CA_FILE && resolveFromLaunchDir(values.PUSH_SERVICE_CA_FILE),
   };
 }
 

@@ -2,6 +2,7 @@ import { Button, Center, Progress, Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { Outlet, ScrollRestoration, useNavigation } from "react-router";
 import { PageViewTracker } from "./analytics/page-view.ts";
+import { UpdatePrompt } from "./pwa/update-prompt.tsx";
 import { useDocumentTitle } from "./ui/use-document-title.ts";
 
 /** The root only hosts the outlet (spec §2), plus what every navigation needs. */
@@ -22,6 +23,7 @@ export function RootLayout() {
       ) : null}
       <Outlet />
       <PageViewTracker />
+      <UpdatePrompt />
       <ScrollRestoration />
     </>
   );

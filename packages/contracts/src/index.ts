@@ -20,6 +20,7 @@ export * from "./permission-group.ts";
 export * from "./plan.ts";
 export * from "./profile.ts";
 export * from "./project-member.ts";
+export * from "./push.ts";
 export * from "./sso.ts";
 export * from "./staff.ts";
 export * from "./storage.ts";

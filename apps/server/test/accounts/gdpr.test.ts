@@ -200,6 +200,7 @@ describe("personal data exports", () => {
         expires_at: iso(row.expires_at),
         revoked_at: iso(row.revoked_at),
       })),
+      push_subscriptions: [],
       recovery_codes: { total: 10, unused: 9 },
       email_codes: [],
       login_throttle: [

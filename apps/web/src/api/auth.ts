@@ -12,6 +12,7 @@ import type {
   TokenResponse,
 } from "@tarmac/contracts";
 import { api } from "./client.ts";
+import { forgetThisBrowserForPush } from "./push.ts";
 import { clearSession } from "./token.ts";
 
 export type { ActivateInput, ActivationInfo, LoginInput, LoginResponse, RegisterInput, SsoLookupResult };
@@ -78,6 +79,8 @@ export function lookUpSsoByName(name: string): Promise<SsoLookupResult> {
 /** Ends the session on the server, then forgets it here even when the server call fails. */
 export async function logout(): Promise<void> {
   try {
+    // The next person on this browser must not receive this one's notifications.
+    await forgetThisBrowserForPush();
     await api.post("/api/user/logout/");
   } finally {
     clearSession();

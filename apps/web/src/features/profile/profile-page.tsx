@@ -5,6 +5,7 @@ import { ApiKeySection } from "./api-key-section.tsx";
 import { DataExportSection } from "./data-export-section.tsx";
 import { DeleteAccountSection } from "./delete-account-section.tsx";
 import { NamesForm, PasswordForm } from "./profile-forms.tsx";
+import { PushSection } from "./push-section.tsx";
 import { SignOutEverywhereSection } from "./sign-out-everywhere-section.tsx";
 import { SsoLinksSection } from "./sso-links-section.tsx";
 import { TwoFactorSection } from "./two-factor-section.tsx";
@@ -30,6 +31,9 @@ export function ProfilePage() {
             </Section>
             <Section title={t("apikey.title")}>
               <ApiKeySection profile={profile} org={org} />
+            </Section>
+            <Section title={t("push.title")}>
+              <PushSection />
             </Section>
             <Section title={t("sessions.title")}>
               <SignOutEverywhereSection />

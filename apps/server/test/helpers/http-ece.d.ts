@@ -1,0 +1,8 @@
+// The parts of http_ece (RFC 8188 encrypted content coding) the push tests use.
+declare module "http_ece" {
+  import type { ECDH } from "node:crypto";
+  export function decrypt(
+    buffer: Buffer,
+    params: { version: "aes128gcm"; privateKey: ECDH; authSecret: string },
+  ): Buffer;
+}
