@@ -136,8 +136,12 @@ export class S3Assembly {
         }),
       )
       .catch((error: unknown) => {
-        // Already completed or aborted: nothing is left to give up.
-        if ((error as { name?: string }).name !== "NoSuchUpload") throw error;
+        // Already completed or aborted: nothing is left to give up. Services that cannot abort
+        // uploads (s3rver answers 405) keep the parts until a bucket lifecycle rule
+        // (AbortIncompleteMultipartUpload) removes them, as with stale uploads.
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        const name = (error as { name?: string }).name;
+        if (name !== "NoSuchUpload" && status !== 405 && status !== 501) throw error;
       });
   }
 }
