@@ -197,6 +197,10 @@ describe("tarmac apps, versions, testers", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, recipients: 2 });
+    // A request the server refuses for a reason of its own (no upload error code) is 70.
+    const refused = await stage.cli(["testers", "send", stage.app.app_key, "--emails", "not an address"]);
+    expect(refused.code, refused.stderr).toBe(70);
+    expect(refused.stderr).toMatch(/^tarmac: request refused \(400\): .*\n$/);
   });
 });
 
