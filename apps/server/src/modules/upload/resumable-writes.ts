@@ -115,12 +115,16 @@ export class ResumableWrites {
     let earlier = (await listTusParts(db, upload.id)).map(pieceOf);
     let hash = this.deps.hashes.resume(upload.id, current.uploadOffset) ?? undefined;
     const remaining = upload.uploadLength - current.uploadOffset;
+    // Each piece is recorded once it is durable, while the next one already arrives: at most one
+    // record waits at a time, and they are made in order.
+    let next = current.uploadOffset;
+    let recording: Promise<void> = Promise.resolve();
     try {
       await storeInPieces(
         body.stream,
         { pieceBytes: this.deps.partBytes, maxBytes: Math.min(remaining, body.declaredBytes ?? remaining) },
         async (piece, pieceBytes) => {
-          const from = current.uploadOffset;
+          const from = next;
           const working = hash?.copy();
           const stored = await target.driver.storePiece(
             assembly,
@@ -132,13 +136,27 @@ export class ResumableWrites {
             },
             earlier,
           );
-          current = await this.record(current, writer, from, stored, earlier);
+          const before = earlier;
           earlier = [...earlier.filter((kept) => kept.offset < stored.offset), stored];
-          if (working) this.deps.hashes.keep(upload.id, current.uploadOffset, working);
+          next = stored.offset + stored.size;
           hash = working;
+          const previous = recording;
+          recording = (async () => {
+            await previous;
+            await stored.durable;
+            current = await this.record(current, writer, from, stored, before);
+            if (working) this.deps.hashes.keep(upload.id, current.uploadOffset, working);
+          })();
+          // Its failure reaches the next piece or the end of the request, never goes unheard.
+          recording.catch(() => undefined);
+          // The record before this piece's must be made before the next piece starts.
+          await previous;
         },
       );
+      await recording;
     } catch (error) {
+      // The pieces kept before the failure still count: their records are made first.
+      await recording.catch(() => undefined);
       if (error instanceof ObjectTooLargeError) throw beyondLength(upload.uploadLength);
       if (error instanceof SourceStreamError) {
         throw AppError.badRequest(

@@ -27,6 +27,12 @@ export interface StoredPiece {
   objectKey: string | null;
   /** The driver's record of it (S3: part numbers and ETags; Azure: block ids). */
   detail: string | null;
+  /**
+   * Set by a driver that syncs the piece to disk after answering (the local disk, so the sync
+   * runs while the next piece arrives): it settles once the piece would survive a crash of the
+   * machine, and the piece may be recorded only then. Not a part of the record.
+   */
+  durable?: Promise<void>;
 }
 
 export interface PieceInput {

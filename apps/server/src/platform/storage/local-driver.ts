@@ -76,9 +76,10 @@ export class LocalStorageDriver implements StorageDriver {
   }
 
   /**
-   * Writes the piece at its offset and syncs it before it counts: the offset the database
-   * records is never ahead of the bytes on disk. A piece that fails leaves bytes past the last
-   * kept piece, which the next piece overwrites.
+   * Writes the piece at its offset, then syncs it while the caller goes on (`durable`): the
+   * offset the database records is never ahead of the bytes on disk, yet the next piece does not
+   * wait for the disk. A piece that fails leaves bytes past the last kept piece, which the next
+   * piece overwrites.
    */
   async storePiece(assembly: Assembly, piece: PieceInput): Promise<StoredPiece> {
     const handle = await open(this.assemblyFile(assembly), "r+");
@@ -95,11 +96,14 @@ export class LocalStorageDriver implements StorageDriver {
         // By descriptor: a stream on the FileHandle itself would keep the handle from closing.
         createWriteStream("", { fd: handle.fd, start: piece.offset, autoClose: false }),
       );
-      await handle.datasync();
-    } finally {
+    } catch (error) {
       await handle.close();
+      throw error;
     }
-    return { offset: piece.offset, size, objectKey: null, detail: null };
+    const durable = handle.datasync().finally(() => handle.close());
+    // Awaited by whoever records the piece; a failure must not also surface as unhandled.
+    durable.catch(() => undefined);
+    return { offset: piece.offset, size, objectKey: null, detail: null, durable };
   }
 
   async completeAssembly(assembly: Assembly, pieces: StoredPiece[]): Promise<void> {
