@@ -798,7 +798,8 @@ create table tus_upload_parts (
   upload_id text not null,
   start_offset bigint not null,
   size bigint not null,
-  key text not null,
+  key text,
+  detail text,
   constraint tus_upload_parts_pkey PRIMARY KEY (upload_id, start_offset),
   constraint tus_upload_parts_upload_id_tus_uploads_id_fk FOREIGN KEY (upload_id) REFERENCES tus_uploads(id) ON DELETE CASCADE
 );
@@ -814,6 +815,10 @@ create table tus_uploads (
   storage_prefix text not null,
   expires_at timestamp with time zone not null,
   created_at timestamp with time zone not null default now(),
+  target_key text,
+  assembly_handle text not null default ''::text,
+  writer text,
+  writer_until timestamp with time zone,
   constraint tus_uploads_organization_id_organizations_id_fk FOREIGN KEY (organization_id) REFERENCES organizations(id) ON DELETE CASCADE,
   constraint tus_uploads_pkey PRIMARY KEY (id),
   constraint tus_uploads_user_id_users_id_fk FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE

@@ -140,10 +140,15 @@ async function finish(bench: BenchServer, location: string): Promise<void> {
 
 export async function runResumableBench(sizeMib: number, runs: number, patchMib = 64) {
   const zip = zipParts(sizeMib);
-  const bench = await startBenchServer({ UPLOAD_RESUMABLE_PART_BYTES: String(16 * mib) });
+  // Every run keeps two preloads (the streamed and the resumable one) waiting for confirmation.
+  const bench = await startBenchServer({
+    UPLOAD_RESUMABLE_PART_BYTES: String(16 * mib),
+    UPLOAD_PENDING_PER_USER: String(2 * runs + 2),
+  });
   const plain: number[] = [];
   const resumable: number[] = [];
   const ratios: number[] = [];
+  const finishSeconds: number[] = [];
   let resentShare = 0;
   try {
     for (let run = 0; run < runs; run++) {
@@ -151,7 +156,9 @@ export async function runResumableBench(sizeMib: number, runs: number, patchMib 
       const started = performance.now();
       const location = await create(bench, zip);
       await sendFrom(bench, zip, location, 0, patchMib * mib);
+      const finishing = performance.now();
       await finish(bench, location);
+      finishSeconds.push((performance.now() - finishing) / 1000);
       const tus = zip.total / mib / ((performance.now() - started) / 1000);
       plain.push(streamed);
       resumable.push(tus);
@@ -181,6 +188,7 @@ export async function runResumableBench(sizeMib: number, runs: number, patchMib 
       plain,
       resumable,
       ratios,
+      finishSeconds,
       resume: { cutAt: half, offset, sentAfter: rest, total: zip.total, resentShare },
     };
   } finally {

@@ -68,6 +68,9 @@ if (!only || only === "resumable") {
     `  tus + finish      ${fixed(median(tus.resumable))} MiB/s  [${tus.resumable.map(fixed).join(", ")}]`,
   );
   console.log(`  ratio             ${(ratio * 100).toFixed(0)}% of the streamed preload (target >= 90%)`);
+  console.log(
+    `  finish (preload with upload_id) ${median(tus.finishSeconds).toFixed(2)} s  [${tus.finishSeconds.map((s) => s.toFixed(2)).join(", ")}]`,
+  );
   const { resume } = tus;
   console.log(
     `  resume after a cut at ${fixed(resume.cutAt / mib)} MiB: went on from ${fixed(resume.offset / mib)} MiB, sent ${fixed(resume.sentAfter / mib)} MiB more; ${(resume.resentShare * 100).toFixed(1)}% of the file sent twice`,

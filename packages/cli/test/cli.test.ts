@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cuttingProxy } from "../../../apps/server/test/helpers/cutting-proxy.ts";
@@ -101,6 +101,52 @@ describe("tarmac upload", () => {
     expect(oneLine(unreadable.stderr)).toBe(true);
   });
 
+  it("exits 3, 5, 6, 7 and 8 for those upload errors, each with one line", async () => {
+    const fixture = (name: string) => {
+      const copy = path.join(stage.work, path.basename(name));
+      copyFileSync(path.join(repoRoot, "packages/inspector/fixtures", name), copy);
+      return copy;
+    };
+    const limits = (values: Record<string, number | null>) =>
+      fetch(`${stage.server.url}/api/admin/organizations/${stage.app.organization}/`, {
+        method: "PATCH",
+        headers: { authorization: `Token ${stage.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ limits: values }),
+      }).then((answer) => expect(answer.status).toBe(200));
+    const refusals: [number, string[]][] = [
+      [3, [stage.build("0.9.0")]],
+      [5, [fixture("android/modern.apk")]],
+      [8, [fixture("android/bundle.aab"), "--apk"]],
+    ];
+    for (const [code, args] of refusals) {
+      const run = await stage.cli(["upload", ...args, "--app", stage.app.app_key, "--git", "off", "--json"]);
+      expect(run.code, run.stderr).toBe(code);
+      expect(oneLine(run.stderr), run.stderr).toBe(true);
+      expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, exit_code: code });
+    }
+    // The plan's limits: refused when the resumable upload is created, before its bytes are sent.
+    for (const [code, values] of [
+      [6, { space_limit: 1 }],
+      [7, { build_limit: 1 }],
+    ] as const) {
+      await limits(values);
+      try {
+        const run = await stage.cli([
+          "upload",
+          stage.build("3.0.0"),
+          "--app",
+          stage.app.app_key,
+          "--git",
+          "off",
+        ]);
+        expect(run.code, run.stderr).toBe(code);
+        expect(oneLine(run.stderr), run.stderr).toBe(true);
+      } finally {
+        await limits({ space_limit: null, build_limit: null });
+      }
+    }
+  });
+
   it("tells auth, network and usage failures apart", async () => {
     const badKey = await stage.cli(["upload", stage.build("1.0.3"), "--app", stage.app.app_key], {
       TARMAC_API_KEY: "wrong-key",
@@ -151,6 +197,10 @@ describe("tarmac apps, versions, testers", () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, recipients: 2 });
+    // A request the server refuses for a reason of its own (no upload error code) is 70.
+    const refused = await stage.cli(["testers", "send", stage.app.app_key, "--emails", "not an address"]);
+    expect(refused.code, refused.stderr).toBe(70);
+    expect(refused.stderr).toMatch(/^tarmac: request refused \(400\): .*\n$/);
   });
 });
 

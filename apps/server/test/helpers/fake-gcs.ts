@@ -16,6 +16,8 @@ import path from "node:path";
  *   (Location header); `PUT` on the session with `Content-Range` chunks (308 until the last, then
  *   200 with the object); `DELETE` on the session cancels it (499).
  * - `GET/DELETE /storage/v1/b/{bucket}/o/{name}`, `?alt=media` with `Range` (206).
+ * - `POST /storage/v1/b/{bucket}/o/{name}/compose`: the named source objects (at most 32) joined
+ *   in order into the object.
  * - `GET /storage/v1/b/{bucket}/o?prefix=&pageToken=&maxResults=`: listing in pages.
  * - `GET /{bucket}/{name}?X-Goog-Signature=…`: a V4 signed URL, checked against the canonical
  *   request with the public key, with expiry, `response-content-*` overrides and Range.
@@ -226,6 +228,26 @@ export async function startFakeGcs(options: {
             ...(names.length > max ? { nextPageToken: page.at(-1) } : {}),
           }),
         );
+        return;
+      }
+      if (request.method === "POST" && url.pathname.endsWith("/compose")) {
+        const name = decodeURIComponent(url.pathname.slice(`${bucketPath}/o/`.length, -"/compose".length));
+        const { sourceObjects } = JSON.parse((await bodyOf(request)).toString()) as {
+          sourceObjects: { name: string }[];
+        };
+        if (sourceObjects.length === 0 || sourceObjects.length > 32)
+          return googleError(response, 400, "A compose takes 1 to 32 source objects.");
+        const sources = sourceObjects.map((source) => objects.get(source.name));
+        if (sources.some((source) => !source))
+          return googleError(response, 404, "A source object is missing.");
+        const joined = Buffer.concat(
+          await Promise.all(sources.map((source) => readFile((source as Stored).file))),
+        );
+        const file = path.join(directory, randomUUID());
+        await writeFile(file, joined);
+        objects.set(name, { file, size: joined.length, updated: new Date() });
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ name, bucket: options.bucket, size: String(joined.length) }));
         return;
       }
       const name = decodeURIComponent(url.pathname.slice(`${bucketPath}/o/`.length));

@@ -11,6 +11,7 @@ import { S3StorageDriver } from "../../src/platform/storage/s3-driver.ts";
 import { UrlSigner } from "../../src/platform/storage/signed-url.ts";
 import type { StorageDriver } from "../../src/platform/storage/storage-driver.ts";
 import type { GcsServiceAccount, S3Settings } from "../../src/platform/storage/storage-settings.ts";
+import { describeAssemblyContract } from "../helpers/assembly-contract.ts";
 import { type AzurePeer, startAzurePeer } from "../helpers/azure-peer.ts";
 import { type FakeGcs, startFakeGcs } from "../helpers/fake-gcs.ts";
 import { type S3Peer, s3PeerCredentials, startS3Peer } from "../helpers/s3-peer.ts";
@@ -72,8 +73,10 @@ afterAll(async () => {
   await gcs?.stop();
 });
 
-for (const name of ["local", "s3", "azure", "gcs"])
+for (const name of ["local", "s3", "azure", "gcs"]) {
   describeStorageContract(name, () => drivers[name] as StorageDriver);
+  describeAssemblyContract(name, () => drivers[name] as StorageDriver);
+}
 
 describe("object storage drivers", () => {
   it("keep to their prefix: two prefixes in one bucket do not see each other", async () => {

@@ -11,12 +11,14 @@ import { type Io, printJson } from "../io.ts";
 import { progressOn } from "../progress.ts";
 
 export const help = `usage: tarmac upload FILE [--app KEY] [--notes TEXT | --notes-file F] [--git auto|off]
-                     [--ready] [--wait] [--json] [--url URL] [--api-key KEY]
+                     [--ready] [--apk] [--wait] [--json] [--url URL] [--api-key KEY]
   --app KEY       the app's key (or TARMAC_APP_KEY)
   --notes TEXT    release notes; --notes-file reads them from a file
   --git auto|off  send branch, commit, tag and remote of the checkout (default auto); without
                   notes, the last commit message becomes the notes
   --ready         offer the build on the app's install link at once
+  --apk           for an .aab: the server also builds a universal APK of it (the version
+                  processes meanwhile)
   --wait          return once the server has finished processing the build
   --json          print one JSON object on stdout`;
 
@@ -68,6 +70,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       "notes-file": { type: "string" },
       git: { type: "string", default: "auto" },
       ready: { type: "boolean" },
+      apk: { type: "boolean" },
       wait: { type: "boolean" },
     },
     ["FILE"],
@@ -97,6 +100,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   if (notes) form.append("whats_new", notes);
   form.append("ready_to_sale", args.flag("ready") ? "true" : "false");
   form.append("build_type", "tarmac-cli");
+  if (args.flag("apk")) form.append("convert_to_apk", "true");
   const answer = await api.send<CiUploadAnswer>(
     "PUT",
     `/api/app_upload/${encodeURIComponent(app.app_key)}/${encodeURIComponent(settings.apiKey)}/`,

@@ -130,6 +130,8 @@ export class CiUploadService {
           buildType: firstOf(fields, ciFieldNames.buildType, 100),
           customBundleVersion: firstOf(fields, ciFieldNames.bundleVersion, 100),
           uniqueAppIdChanged: flag(fields.unique_app_id_changed, false),
+          // An app bundle made into a universal APK: the version is answered while it processes.
+          convertToApk: flag(fields.convert_to_apk, false),
         },
         async () => ({ staged: ready }),
       );

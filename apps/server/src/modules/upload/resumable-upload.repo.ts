@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, isNull, lt, or } from "drizzle-orm";
 import { anyOf } from "../../platform/db/any-of.ts";
 import type { Database } from "../../platform/db/client.ts";
 import { tusUploadParts, tusUploads } from "./upload.tables.ts";
@@ -50,35 +50,95 @@ export async function countLiveTusUploads(
 }
 
 /**
- * Records a stored part and moves the offset past it, only if the offset is still where the
- * part began and the upload has not expired: of two requests that stored the same range, one
- * records it and the other learns it lost (null). The caller runs this in a transaction.
+ * Makes `writer` the one request that may store bytes of the upload, while the upload stands at
+ * `offset` and has not expired, and no other writer's claim is still running. Null otherwise.
  */
-export async function recordTusPart(
-  tx: Database,
+export async function claimTusWriter(
+  db: Database,
   upload: { id: string; organizationId: number },
-  part: { startOffset: number; size: number; key: string },
-  expiresAt: Date,
-  now: Date,
+  claim: { offset: number; writer: string; until: Date; now: Date },
 ): Promise<TusUploadRow | null> {
-  const [row] = await tx
+  const [row] = await db
     .update(tusUploads)
-    .set({
-      uploadOffset: sql`${tusUploads.uploadOffset} + ${part.size}`,
-      expiresAt,
-    })
+    .set({ writer: claim.writer, writerUntil: claim.until })
     .where(
       and(
         eq(tusUploads.id, upload.id),
         eq(tusUploads.organizationId, upload.organizationId),
-        eq(tusUploads.uploadOffset, part.startOffset),
+        eq(tusUploads.uploadOffset, claim.offset),
+        gt(tusUploads.expiresAt, claim.now),
+        or(isNull(tusUploads.writerUntil), lt(tusUploads.writerUntil, claim.now)),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Keeps a writer's claim running; false once it is no longer the writer. */
+export async function renewTusWriter(
+  db: Database,
+  id: string,
+  writer: string,
+  until: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(tusUploads)
+    .set({ writerUntil: until })
+    .where(and(eq(tusUploads.id, id), eq(tusUploads.writer, writer)))
+    .returning({ id: tusUploads.id });
+  return rows.length > 0;
+}
+
+export async function releaseTusWriter(db: Database, id: string, writer: string): Promise<void> {
+  await db
+    .update(tusUploads)
+    .set({ writer: null, writerUntil: null })
+    .where(and(eq(tusUploads.id, id), eq(tusUploads.writer, writer)));
+}
+
+export async function listTusParts(db: Database, uploadId: string): Promise<TusUploadPartRow[]> {
+  return db
+    .select()
+    .from(tusUploadParts)
+    .where(eq(tusUploadParts.uploadId, uploadId))
+    .orderBy(asc(tusUploadParts.startOffset));
+}
+
+/**
+ * Records a stored part and moves the offset past it, only while `writer` holds the upload at
+ * `from` (where the part's new bytes began) and it has not expired. A part that took in the parts
+ * before it begins at the first of them and replaces their rows; their object keys are answered
+ * for deletion. Null when the writer lost the upload. The caller runs this in a transaction.
+ */
+export async function recordTusPart(
+  tx: Database,
+  upload: { id: string; organizationId: number },
+  writer: { writer: string; from: number },
+  part: { startOffset: number; size: number; key: string | null; detail: string | null },
+  expiresAt: Date,
+  now: Date,
+): Promise<{ row: TusUploadRow; replacedKeys: string[] } | null> {
+  const [row] = await tx
+    .update(tusUploads)
+    .set({ uploadOffset: part.startOffset + part.size, expiresAt })
+    .where(
+      and(
+        eq(tusUploads.id, upload.id),
+        eq(tusUploads.organizationId, upload.organizationId),
+        eq(tusUploads.writer, writer.writer),
+        eq(tusUploads.uploadOffset, writer.from),
         gt(tusUploads.expiresAt, now),
       ),
     )
     .returning();
   if (!row) return null;
+  const replaced = await tx
+    .delete(tusUploadParts)
+    .where(and(eq(tusUploadParts.uploadId, upload.id), gte(tusUploadParts.startOffset, part.startOffset)))
+    .returning({ key: tusUploadParts.key });
   await tx.insert(tusUploadParts).values({ uploadId: upload.id, ...part });
-  return row;
+  const replacedKeys = replaced.flatMap((old) => (old.key && old.key !== part.key ? [old.key] : []));
+  return { row, replacedKeys };
 }
 
 /**
@@ -112,34 +172,42 @@ export async function takeTusUpload(
   return { upload: row, parts };
 }
 
-/** Expired uploads with their part keys, deleted as they are returned (one sweeper each). */
+/** Expired uploads with their parts, deleted as they are returned (one sweeper each). */
 export async function takeExpiredTusUploads(
   tx: Database,
   now: Date,
   limit: number,
-): Promise<{ uploads: TusUploadRow[]; partKeys: string[] }> {
+): Promise<{ upload: TusUploadRow; parts: TusUploadPartRow[] }[]> {
   const uploads = await tx
     .select()
     .from(tusUploads)
     .where(lt(tusUploads.expiresAt, now))
     .limit(limit)
     .for("update", { skipLocked: true });
-  if (uploads.length === 0) return { uploads, partKeys: [] };
+  if (uploads.length === 0) return [];
   const ids = uploads.map((row) => row.id);
   const parts = await tx
-    .select({ key: tusUploadParts.key })
+    .select()
     .from(tusUploadParts)
-    .where(anyOf(tusUploadParts.uploadId, ids));
+    .where(anyOf(tusUploadParts.uploadId, ids))
+    .orderBy(asc(tusUploadParts.startOffset));
   await tx.delete(tusUploads).where(anyOf(tusUploads.id, ids));
-  return { uploads, partKeys: parts.map((part) => part.key) };
+  return uploads.map((upload) => ({ upload, parts: parts.filter((part) => part.uploadId === upload.id) }));
 }
 
-/** Which of `keys` a resumable upload's part still points at. */
-export async function findKeysReferencedByTusParts(db: Database, keys: string[]): Promise<string[]> {
-  if (keys.length === 0) return [];
+/** Which of `ids` are uploads still going (their scratch objects are theirs, not leftovers). */
+export async function findExistingTusUploadIds(db: Database, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.select({ id: tusUploads.id }).from(tusUploads).where(anyOf(tusUploads.id, ids));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** True while an upload is being assembled into `key` (its unfinished write is not a leftover). */
+export async function isTusUploadTarget(db: Database, key: string): Promise<boolean> {
   const rows = await db
-    .select({ key: tusUploadParts.key })
-    .from(tusUploadParts)
-    .where(anyOf(tusUploadParts.key, keys));
-  return rows.map((row) => row.key);
+    .select({ id: tusUploads.id })
+    .from(tusUploads)
+    .where(eq(tusUploads.targetKey, key))
+    .limit(1);
+  return rows.length > 0;
 }

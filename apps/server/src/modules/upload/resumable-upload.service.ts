@@ -5,13 +5,12 @@
  * the database row says how far the upload got, so the offset a client resumes from is the one
  * every process agrees on.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { AppError } from "../../http/errors.ts";
 import type { Database } from "../../platform/db/client.ts";
 import type { DomainEvents } from "../../platform/events/domain-events.ts";
-import { storeInPieces } from "../../platform/storage/pieces.ts";
-import { ObjectTooLargeError, SourceStreamError } from "../../platform/storage/storage-driver.ts";
+import type { StorageDriver, StoredObject } from "../../platform/storage/storage-driver.ts";
 import type { StorageResolver } from "../../platform/storage/storage-resolver.ts";
 import type { IncomingFile, UploadSource } from "../../platform/storage/upload-source.ts";
 import type { MembershipService } from "../organization/membership.service.ts";
@@ -22,13 +21,22 @@ import {
   countLiveTusUploads,
   findTusUploadOfUser,
   insertTusUpload,
-  recordTusPart,
+  type TusUploadPartRow,
   type TusUploadRow,
   takeTusUpload,
 } from "./resumable-upload.repo.ts";
+import {
+  assemblyOf,
+  beyondLength,
+  offsetConflict,
+  pieceOf,
+  ResumableWrites,
+  uploadExpired,
+} from "./resumable-writes.ts";
+import { RunningHashes } from "./running-hashes.ts";
 import { canStartResumableUpload, canUseResumableUpload } from "./upload.policy.ts";
 import { uploadError } from "./upload-errors.ts";
-import { checkFileName, fileTooLarge } from "./upload-intake.ts";
+import { buildKey, checkFileName, fileTooLarge } from "./upload-intake.ts";
 import type { UploadSlots } from "./upload-slots.ts";
 
 /** What a tus client is told about an upload (HEAD, and the answers to POST and PATCH). */
@@ -50,15 +58,6 @@ export interface TusBody {
 
 const idPattern = /^[0-9a-f]{32}$/;
 
-const offsetConflict = (offset: number) =>
-  new AppError("upload_offset_conflict", 409, `The upload is at offset ${offset}: resume from there.`);
-
-const uploadExpired = () =>
-  new AppError("upload_expired", 410, "This upload has expired and its bytes are gone: start a new one.");
-
-const beyondLength = (length: number) =>
-  new AppError("upload_length_exceeded", 413, `The upload was declared as ${length} bytes: send no more.`);
-
 const uploadIncomplete = (upload: TusUploadRow) =>
   new AppError(
     "upload_incomplete",
@@ -77,6 +76,9 @@ function stateOf(row: TusUploadRow): ResumableUploadState {
 }
 
 export class ResumableUploadService {
+  private readonly hashes = new RunningHashes();
+  private readonly writes: ResumableWrites;
+
   constructor(
     private readonly deps: {
       db: Database;
@@ -90,7 +92,15 @@ export class ResumableUploadService {
       lifetimeHours: number;
       partBytes: number;
     },
-  ) {}
+  ) {
+    this.writes = new ResumableWrites({
+      db: deps.db,
+      storage: deps.storage,
+      hashes: this.hashes,
+      partBytes: deps.partBytes,
+      expiryFrom: (now) => this.expiryFrom(now),
+    });
+  }
 
   private expiryFrom(now: Date): Date {
     return new Date(now.getTime() + this.deps.lifetimeHours * 3600 * 1000);
@@ -124,6 +134,15 @@ export class ResumableUploadService {
       throw tooManyPendingUploads(this.deps.pendingPerUser);
     }
     const id = randomBytes(16).toString("hex");
+    // The bytes are assembled where the organization keeps files now, into the build's own key.
+    const target = await this.deps.storage.forOrganization(organizationId);
+    const assembly = await target.driver
+      .startAssembly(buildKey(organizationId), `orgs/${organizationId}/uploads/${id}/`)
+      .catch(async (error: unknown) => {
+        if (!target.custom) throw error;
+        await target.writeRefused?.(error);
+        throw uploadError(10);
+      });
     const row = await insertTusUpload(this.deps.db, {
       id,
       organizationId,
@@ -131,11 +150,18 @@ export class ResumableUploadService {
       fileName,
       metadata: input.rawMetadata,
       uploadLength: input.length,
-      storagePrefix: `orgs/${organizationId}/uploads/${id}/`,
+      storagePrefix: assembly.scratch,
+      targetKey: assembly.key,
+      assemblyHandle: assembly.handle,
       expiresAt: this.expiryFrom(now),
+    }).catch(async (error: unknown) => {
+      await target.driver.abortAssembly(assembly, []).catch(() => undefined);
+      throw error;
     });
     if (!body) return stateOf(row);
-    return this.deps.slots.withSlot(userId, clientAddress, () => this.receive(row, body));
+    return this.deps.slots.withSlot(userId, clientAddress, async () =>
+      stateOf(await this.writes.receive(row, body)),
+    );
   }
 
   /** HEAD /api/uploads/{id}/: how far the upload got. */
@@ -159,7 +185,9 @@ export class ResumableUploadService {
     if (body.declaredBytes !== null && offset + body.declaredBytes > upload.uploadLength) {
       throw beyondLength(upload.uploadLength);
     }
-    return this.deps.slots.withSlot(userId, clientAddress, () => this.receive(upload, body));
+    return this.deps.slots.withSlot(userId, clientAddress, async () =>
+      stateOf(await this.writes.receive(upload, body)),
+    );
   }
 
   /** DELETE /api/uploads/{id}/ (termination): the row at once, then its parts. */
@@ -167,18 +195,19 @@ export class ResumableUploadService {
     const upload = await this.ownUpload(userId, id, { evenExpired: true });
     const taken = await this.deps.db.transaction((tx) => takeTusUpload(tx, upload));
     if (!taken) throw AppError.notFound();
-    await this.deleteObjects(
-      upload.organizationId,
-      taken.parts.map((part) => part.key),
-    );
+    this.hashes.forget(upload.id);
+    const { driver } = await this.deps.storage.forOrganization(upload.organizationId);
+    // What fails to go now is referenced by nothing, and the storage sweep takes it later.
+    await giveUp(driver, taken.upload, taken.parts).catch(() => undefined);
   }
 
   /**
    * The form of a preload or CI upload, where a field `upload_id` naming a finished resumable
    * upload of the caller stands in for the file. Its bytes then go the way a streamed file goes
-   * (checks, storage, inspection), and the resumable upload is gone once they have been read,
-   * whatever the answer. A finish refused before that (another organization, no permission)
-   * leaves it to be finished again.
+   * (checks, inspection), except that they are in storage already: they become the build's
+   * object without a copy, and the resumable upload is gone from then on, whatever the answer.
+   * A finish refused before that (another organization, no permission, no room) leaves it to be
+   * finished again.
    */
   withFinishedUpload(userId: number, source: UploadSource): UploadSource {
     return {
@@ -194,48 +223,58 @@ export class ResumableUploadService {
         }
         const upload = await this.ownUpload(userId, uploadId, { expiredAsMissing: true });
         if (upload.uploadOffset !== upload.uploadLength) throw uploadIncomplete(upload);
-        const taken: { keys: string[] } = { keys: [] };
-        try {
-          const file = await onFile(this.finishedFile(upload, taken), read.fields);
-          return { fields: read.fields, file };
-        } finally {
-          await this.deleteObjects(upload.organizationId, taken.keys);
-        }
+        const file = await onFile(this.finishedFile(upload), read.fields);
+        return { fields: read.fields, file };
       },
     };
   }
 
-  /**
-   * A finished upload as the file of a form. The upload is taken (its row deleted under a lock)
-   * when its bytes are first read, so two finishes racing cannot both use it; `taken` learns its
-   * part keys for deletion afterwards.
-   */
-  private finishedFile(upload: TusUploadRow, taken: { keys: string[] }): IncomingFile {
-    const { db, storage } = this.deps;
-    async function* bytes() {
-      const found = await db.transaction((tx) => takeTusUpload(tx, upload));
-      if (!found) throw AppError.notFound();
-      taken.keys = found.parts.map((part) => part.key);
-      let expected = 0;
-      for (const part of found.parts) {
-        if (part.startOffset !== expected)
-          throw new Error(`resumable upload ${upload.id} misses bytes at ${expected}`);
-        expected += part.size;
-      }
-      if (expected !== upload.uploadLength)
-        throw new Error(`resumable upload ${upload.id} has ${expected} bytes`);
-      const { driver } = await storage.forOrganization(upload.organizationId);
-      for (const part of found.parts) yield* await driver.read(part.key);
-    }
+  /** A finished upload as the file of a form: `assemble` makes it the object it becomes. */
+  private finishedFile(upload: TusUploadRow): IncomingFile {
     return {
       fieldName: "upload_id",
       fileName: upload.fileName,
       contentType: "application/octet-stream",
-      body: Readable.from(bytes(), { objectMode: false }),
+      body: Readable.from([]),
       truncated: () => false,
       declaredRequestBytes: upload.uploadLength,
       organizationId: upload.organizationId,
+      assemble: () => this.assemble(upload),
     };
+  }
+
+  /**
+   * Takes the upload (its row deleted under a lock, so two finishes racing cannot both use it)
+   * and has the storage assemble its pieces into the build's object. The SHA-256 comes from the
+   * process that received every byte; any other reads the object once to compute it.
+   */
+  private async assemble(upload: TusUploadRow): Promise<StoredObject> {
+    const found = await this.deps.db.transaction((tx) => takeTusUpload(tx, upload));
+    if (!found) throw AppError.notFound();
+    const { driver } = await this.deps.storage.forOrganization(upload.organizationId);
+    const assembly = assemblyOf(found.upload);
+    let expected = 0;
+    for (const part of found.parts) {
+      if (part.startOffset !== expected)
+        throw new Error(`resumable upload ${upload.id} misses bytes at ${expected}`);
+      expected += part.size;
+    }
+    if (expected !== upload.uploadLength)
+      throw new Error(`resumable upload ${upload.id} has ${expected} bytes`);
+    try {
+      await driver.completeAssembly(assembly, found.parts.map(pieceOf));
+    } catch (error) {
+      this.hashes.forget(upload.id);
+      await giveUp(driver, found.upload, found.parts).catch(() => undefined);
+      throw error;
+    }
+    try {
+      const sha256 = this.hashes.take(upload.id, upload.uploadLength) ?? (await hashOf(driver, assembly.key));
+      return { key: assembly.key, size: upload.uploadLength, sha256 };
+    } catch (error) {
+      await driver.delete(assembly.key).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -251,78 +290,32 @@ export class ResumableUploadService {
     const row = idPattern.test(id) ? await findTusUploadOfUser(this.deps.db, id, userId) : null;
     const membership = row ? await this.deps.membership.findMembership(userId, row.organizationId) : null;
     if (!row || !canUseResumableUpload(row, userId, membership)) throw AppError.notFound();
-    if (!options.evenExpired && row.expiresAt.getTime() <= Date.now()) {
+    // An upload begun before assemblies (its parts separate objects) cannot be finished: it
+    // reads as expired until the sweep takes it.
+    const expired = row.expiresAt.getTime() <= Date.now() || row.targetKey === null;
+    if (!options.evenExpired && expired) {
       throw options.expiredAsMissing ? AppError.notFound() : uploadExpired();
     }
     return row;
   }
+}
 
-  /**
-   * Stores a body from the upload's offset in parts of at most `partBytes`. Each part is written
-   * whole through the organization's storage driver, then recorded with the new offset in one
-   * statement that requires the offset it started from (recordTusPart): of two requests sending
-   * the same range, the second to finish a part gets 409 and its part is deleted. A connection
-   * that breaks off keeps every part recorded before; the part under way is discarded by the
-   * driver, so the upload resumes at the last part boundary.
-   */
-  private async receive(upload: TusUploadRow, body: TusBody): Promise<ResumableUploadState> {
-    const target = await this.deps.storage.forOrganization(upload.organizationId);
-    const { driver } = target;
-    let current = upload;
-    try {
-      await storeInPieces(
-        body.stream,
-        { pieceBytes: this.deps.partBytes, maxBytes: upload.uploadLength - upload.uploadOffset },
-        async (piece, pieceBytes) => {
-          const startOffset = current.uploadOffset;
-          const nonce = randomBytes(4).toString("hex");
-          const stored = await driver.put(`${upload.storagePrefix}part-${startOffset}-${nonce}`, piece, {
-            maxBytes: pieceBytes,
-          });
-          const now = new Date();
-          const recorded = await this.deps.db
-            .transaction((tx) =>
-              recordTusPart(
-                tx,
-                upload,
-                { startOffset, size: stored.size, key: stored.key },
-                this.expiryFrom(now),
-                now,
-              ),
-            )
-            .catch(async (error: unknown) => {
-              await driver.delete(stored.key).catch(() => undefined);
-              throw error;
-            });
-          if (!recorded) {
-            await driver.delete(stored.key).catch(() => undefined);
-            const latest = await findTusUploadOfUser(this.deps.db, upload.id, upload.userId);
-            if (!latest) throw AppError.notFound();
-            throw latest.expiresAt.getTime() <= now.getTime()
-              ? uploadExpired()
-              : offsetConflict(latest.uploadOffset);
-          }
-          current = recorded;
-        },
-      );
-    } catch (error) {
-      if (error instanceof ObjectTooLargeError) throw beyondLength(upload.uploadLength);
-      if (error instanceof SourceStreamError) {
-        throw AppError.badRequest(
-          `The request broke off; the upload is at offset ${current.uploadOffset}: resume from there.`,
-        );
-      }
-      if (error instanceof AppError || !target.custom) throw error;
-      await target.writeRefused?.(error);
-      throw uploadError(10);
-    }
-    return stateOf(current);
+/** Gives up an upload's assembly, or deletes the parts of one begun before assemblies. */
+export async function giveUp(
+  storage: Pick<StorageDriver, "abortAssembly" | "delete">,
+  upload: TusUploadRow,
+  parts: TusUploadPartRow[],
+): Promise<void> {
+  if (upload.targetKey) {
+    await storage.abortAssembly(assemblyOf(upload), parts.map(pieceOf));
+    return;
   }
+  for (const part of parts) if (part.key) await storage.delete(part.key);
+}
 
-  private async deleteObjects(organizationId: number, keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
-    const { driver } = await this.deps.storage.forOrganization(organizationId);
-    // What fails to go now is unreferenced, and the storage sweep takes it later.
-    for (const key of keys) await driver.delete(key).catch(() => undefined);
-  }
+/** The SHA-256 of a stored object, read once. */
+async function hashOf(driver: StorageDriver, key: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of await driver.read(key)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }

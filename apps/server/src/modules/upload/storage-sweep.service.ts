@@ -5,7 +5,12 @@ import type { StorageResolver } from "../../platform/storage/storage-resolver.ts
 import type { BuildRecordService } from "../application/build-record.service.ts";
 import type { OrganizationUsageService } from "../organization/organization-usage.service.ts";
 import { releasePreloads } from "./preload-store.ts";
-import { findKeysReferencedByTusParts, takeExpiredTusUploads } from "./resumable-upload.repo.ts";
+import {
+  findExistingTusUploadIds,
+  isTusUploadTarget,
+  takeExpiredTusUploads,
+} from "./resumable-upload.repo.ts";
+import { giveUp } from "./resumable-upload.service.ts";
 import { findKeysReferencedByPreloads, takeExpiredPreloads } from "./upload.repo.ts";
 
 /**
@@ -13,6 +18,8 @@ import { findKeysReferencedByPreloads, takeExpiredPreloads } from "./upload.repo
  * exports and the like have their own owners.
  */
 const sweptKey = /^orgs\/\d+\/(builds|icons|uploads)\//;
+/** Scratch objects of a resumable upload are its own while the upload exists. */
+const scratchKey = /^orgs\/\d+\/uploads\/([0-9a-f]{32})\//;
 const batchSize = 500;
 
 export interface SweepResult {
@@ -22,7 +29,7 @@ export interface SweepResult {
 
 /**
  * Storage bookkeeping: expired preloads and resumable uploads go with their files, and objects
- * that no version, preload or resumable upload points at (left by a crash between storing and
+ * that no version or preload points at, nor belong to a resumable upload still going, (left by a crash between storing and
  * committing) go once older than the grace period (in the instance's storage and every
  * organization bucket), as do unfinished writes (the local driver's temporary files, multipart
  * uploads left in S3).
@@ -59,15 +66,16 @@ export class StorageSweeper {
 
   /**
    * Resumable uploads past their expiry (no bytes for UPLOAD_RESUMABLE_HOURS, or finished and
-   * never used): the rows go first, taken by one sweeper each, then their parts.
+   * never used): the rows go first, taken by one sweeper each, then what their assemblies stored.
    */
   async expireResumableUploads(now = new Date()): Promise<number> {
     let total = 0;
     for (;;) {
       const expired = await this.deps.db.transaction((tx) => takeExpiredTusUploads(tx, now, 100));
-      for (const key of expired.partKeys) await this.deps.storage.delete(key).catch(() => undefined);
-      total += expired.uploads.length;
-      if (expired.uploads.length < 100) return total;
+      for (const { upload, parts } of expired)
+        await giveUp(this.deps.storage, upload, parts).catch(() => undefined);
+      total += expired.length;
+      if (expired.length < 100) return total;
     }
   }
 
@@ -79,7 +87,10 @@ export class StorageSweeper {
     const flush = async () => {
       const referenced = await this.deps.builds.referencedKeys(batch);
       for (const key of await findKeysReferencedByPreloads(this.deps.db, batch)) referenced.add(key);
-      for (const key of await findKeysReferencedByTusParts(this.deps.db, batch)) referenced.add(key);
+      const uploadOf = (key: string) => scratchKey.exec(splitKey(key).key)?.[1];
+      const uploads = batch.flatMap((key) => uploadOf(key) ?? []);
+      const live = await findExistingTusUploadIds(this.deps.db, [...new Set(uploads)]);
+      for (const key of batch) if (live.has(uploadOf(key) ?? "")) referenced.add(key);
       for (const key of batch) {
         if (referenced.has(key)) continue;
         await storage.delete(key);
@@ -100,7 +111,8 @@ export class StorageSweeper {
       }
     }
     if (batch.length > 0) await flush();
-    const deletedTemporary = (await storage.deleteStaleTemporaryFiles?.(cutoff)) ?? 0;
+    const deletedTemporary =
+      (await storage.deleteStaleTemporaryFiles?.(cutoff, (key) => isTusUploadTarget(this.deps.db, key))) ?? 0;
     return { deletedObjects, deletedTemporary };
   }
 }

@@ -67,21 +67,18 @@ export async function storeIncomingFile(
   if (spaceBound && (file.declaredRequestBytes ?? 0) > maxBytes + multipartAllowanceBytes)
     throw uploadError(6);
   try {
+    if (file.assemble) {
+      // Its size is known: one that does not fit is refused before anything happens to it.
+      if ((file.declaredRequestBytes ?? 0) > maxBytes)
+        throw spaceBound ? uploadError(6) : fileTooLarge(maxFileBytes);
+      return { ...(await file.assemble()), ...describe(file, target) };
+    }
     const stored = await driver.put(key, file.body, { maxBytes });
     if (file.truncated()) {
       await driver.delete(stored.key);
       throw fileTooLarge(maxFileBytes);
     }
-    return {
-      ...stored,
-      fileName: file.fileName,
-      contentType:
-        file.contentType && file.contentType !== "application/octet-stream"
-          ? file.contentType
-          : "application/octet-stream",
-      storage: target.storage,
-      organizationId: target.organizationId,
-    };
+    return { ...stored, ...describe(file, target) };
   } catch (error) {
     if (error instanceof AppError) throw error;
     if (error instanceof ObjectTooLargeError) throw spaceBound ? uploadError(6) : fileTooLarge(maxFileBytes);
@@ -98,6 +95,18 @@ export async function storeIncomingFile(
     }
     throw error;
   }
+}
+
+function describe(file: IncomingFile, target: UploadTarget) {
+  return {
+    fileName: file.fileName,
+    contentType:
+      file.contentType && file.contentType !== "application/octet-stream"
+        ? file.contentType
+        : "application/octet-stream",
+    storage: target.storage,
+    organizationId: target.organizationId,
+  };
 }
 
 export function fileTooLarge(limit: number): AppError {

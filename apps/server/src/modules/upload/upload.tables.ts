@@ -119,8 +119,19 @@ export const tusUploads = pgTable(
     uploadLength: bigint("upload_length", { mode: "number" }).notNull(),
     /** Bytes stored so far: the sum of the parts' sizes. */
     uploadOffset: bigint("upload_offset", { mode: "number" }).notNull().default(0),
-    /** Where the parts go: `orgs/{org}/uploads/{id}/` (qualified when the organization has its own storage). */
+    /** Scratch prefix of the assembly, `orgs/{org}/uploads/{id}/` (qualified when the organization has its own storage). */
     storagePrefix: text("storage_prefix").notNull(),
+    /**
+     * The object the bytes become (a build key, qualified like storagePrefix), assembled from the
+     * parts in storage when the upload is finished. Null only for uploads begun before assemblies.
+     */
+    targetKey: text("target_key"),
+    /** The storage's name for the assembly under way (S3: the multipart upload id). */
+    assemblyHandle: text("assembly_handle").notNull().default(""),
+    /** The request sending bytes now, so two never write the same range at once; see writerUntil. */
+    writer: text("writer"),
+    /** The writer's claim lapses then unless renewed (a process that died lets go by itself). */
+    writerUntil: timestamp("writer_until", { withTimezone: true }),
     /** Moves forward with every stored part; the sweep removes the upload once it has passed. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -131,7 +142,7 @@ export const tusUploads = pgTable(
   ],
 );
 
-/** The stored pieces of a resumable upload, read in offset order when it is finished. */
+/** The stored pieces of a resumable upload, handed to the storage in offset order to assemble it. */
 export const tusUploadParts = pgTable(
   "tus_upload_parts",
   {
@@ -140,12 +151,15 @@ export const tusUploadParts = pgTable(
       .references(() => tusUploads.id, { onDelete: "cascade" }),
     startOffset: bigint("start_offset", { mode: "number" }).notNull(),
     size: bigint("size", { mode: "number" }).notNull(),
-    key: text("key").notNull(),
+    /** An object of the part's own (qualified), where the storage keeps parts as objects. */
+    key: text("key"),
+    /** The storage's record of the part (S3: part numbers and ETags; Azure: block ids). */
+    detail: text("detail"),
   },
   (table) => [
     // One part per offset: a racing request that stored the same range cannot record it too.
     primaryKey({ columns: [table.uploadId, table.startOffset], name: "tus_upload_parts_pkey" }),
-    // The storage sweep asks which keys a part still refers to.
+    // No two parts share an object.
     uniqueIndex("tus_upload_parts_key_key").on(table.key),
   ],
 );

@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { type Assembly, type PieceInput, pieceChunks, type StoredPiece } from "./assembly.ts";
 import { meteredPut } from "./metered-put.ts";
 import type { ProxyLinks } from "./proxy-links.ts";
 import {
@@ -58,6 +59,70 @@ export class LocalStorageDriver implements StorageDriver {
       await rm(temp, { force: true });
       throw error;
     }
+  }
+
+  /** The one file an assembly's pieces are written into, each at its offset. */
+  private assemblyFile(assembly: Assembly): string {
+    return this.pathOf(`${assembly.scratch}data`);
+  }
+
+  async startAssembly(key: string, scratch: string): Promise<Assembly> {
+    const assembly = { key, scratch, handle: "" };
+    this.pathOf(key);
+    const file = this.assemblyFile(assembly);
+    await mkdir(path.dirname(file), { recursive: true });
+    await (await open(file, "w")).close();
+    return assembly;
+  }
+
+  /**
+   * Writes the piece at its offset, then syncs it while the caller goes on (`durable`): the
+   * offset the database records is never ahead of the bytes on disk, yet the next piece does not
+   * wait for the disk. A piece that fails leaves bytes past the last kept piece, which the next
+   * piece overwrites.
+   */
+  async storePiece(assembly: Assembly, piece: PieceInput): Promise<StoredPiece> {
+    const handle = await open(this.assemblyFile(assembly), "r+");
+    let size = 0;
+    try {
+      const counted = (async function* () {
+        for await (const chunk of pieceChunks(piece.body, piece.maxBytes)) {
+          size += chunk.length;
+          yield chunk;
+        }
+      })();
+      await pipeline(
+        Readable.from(counted, { objectMode: false }),
+        // By descriptor: a stream on the FileHandle itself would keep the handle from closing.
+        createWriteStream("", { fd: handle.fd, start: piece.offset, autoClose: false }),
+      );
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    const durable = handle.datasync().finally(() => handle.close());
+    // Awaited by whoever records the piece; a failure must not also surface as unhandled.
+    durable.catch(() => undefined);
+    return { offset: piece.offset, size, objectKey: null, detail: null, durable };
+  }
+
+  async completeAssembly(assembly: Assembly, pieces: StoredPiece[]): Promise<void> {
+    const file = this.assemblyFile(assembly);
+    const size = pieces.reduce((total, piece) => Math.max(total, piece.offset + piece.size), 0);
+    // Bytes of a piece that broke off may lie past the end of the last kept one.
+    const handle = await open(file, "r+");
+    try {
+      if ((await handle.stat()).size !== size) await handle.truncate(size);
+    } finally {
+      await handle.close();
+    }
+    const target = this.pathOf(assembly.key);
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(file, target);
+  }
+
+  async abortAssembly(assembly: Assembly): Promise<void> {
+    await rm(this.assemblyFile(assembly), { force: true });
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { Assembly, PieceInput, StoredPiece } from "./assembly.ts";
 import { qualifiedKey, splitKey } from "./location-keys.ts";
 import type {
   ByteRange,
@@ -8,7 +9,7 @@ import type {
   StoredObject,
 } from "./storage-driver.ts";
 
-export type StorageOperation = "put" | "read" | "stat" | "delete" | "signedUrl";
+export type StorageOperation = "put" | "read" | "stat" | "delete" | "signedUrl" | "assemble";
 
 interface Target {
   driver: StorageDriver;
@@ -115,6 +116,57 @@ export class RoutedStorage implements StorageDriver {
     }
   }
 
+  /**
+   * An assembly's records carry location-qualified keys like every stored key; its driver sees
+   * its own. The object and its scratch prefix are in one location.
+   */
+  private async assemblyTarget(assembly: Assembly) {
+    const target = await this.route(assembly.key);
+    const scratch = splitKey(assembly.scratch);
+    if (scratch.location !== target.location) throw new Error("an assembly's scratch is in another location");
+    const own = (key: string | null) => (key === null ? null : splitKey(key).key);
+    const qualify = (key: string) => (target.location === null ? key : qualifiedKey(target.location, key));
+    return {
+      driver: target.driver,
+      assembly: { ...assembly, key: target.key, scratch: scratch.key },
+      pieceOf: (piece: StoredPiece): StoredPiece => ({ ...piece, objectKey: own(piece.objectKey) }),
+      pieceFrom: (piece: StoredPiece): StoredPiece => ({
+        ...piece,
+        objectKey: piece.objectKey === null ? null : qualify(piece.objectKey),
+      }),
+    };
+  }
+
+  async startAssembly(key: string, scratch: string): Promise<Assembly> {
+    return this.on("assemble", key, async (target) => {
+      const started = await target.driver.startAssembly(target.key, splitKey(scratch).key);
+      return { ...started, key, scratch };
+    });
+  }
+
+  async storePiece(assembly: Assembly, piece: PieceInput, earlier: StoredPiece[]): Promise<StoredPiece> {
+    return this.on("assemble", assembly.key, async () => {
+      const target = await this.assemblyTarget(assembly);
+      const stored = await target.driver.storePiece(target.assembly, piece, earlier.map(target.pieceOf));
+      return target.pieceFrom(stored);
+    });
+  }
+
+  async completeAssembly(assembly: Assembly, pieces: StoredPiece[]): Promise<void> {
+    await this.on("assemble", assembly.key, async () => {
+      const target = await this.assemblyTarget(assembly);
+      await target.driver.completeAssembly(target.assembly, pieces.map(target.pieceOf));
+    });
+  }
+
+  async abortAssembly(assembly: Assembly, pieces: StoredPiece[]): Promise<void> {
+    await this.deletionsResume;
+    await this.on("assemble", assembly.key, async () => {
+      const target = await this.assemblyTarget(assembly);
+      await target.driver.abortAssembly(target.assembly, pieces.map(target.pieceOf));
+    });
+  }
+
   async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
     return this.on("signedUrl", key, (target) => target.driver.signedUrl(target.key, options));
   }
@@ -135,20 +187,26 @@ export class RoutedStorage implements StorageDriver {
     return ["", ...ids.map((id) => qualifiedKey(id, ""))];
   }
 
-  async deleteStaleTemporaryFiles(olderThan: Date): Promise<number> {
-    let deleted = (await this.instance.deleteStaleTemporaryFiles?.(olderThan)) ?? 0;
+  async deleteStaleTemporaryFiles(
+    olderThan: Date,
+    inUse?: (key: string) => Promise<boolean>,
+  ): Promise<number> {
+    let deleted = (await this.instance.deleteStaleTemporaryFiles?.(olderThan, inUse)) ?? 0;
     for (const id of await this.locations.ids()) {
       // An organization's bucket that is down must not stop the sweep of everyone else's.
       const driver = await this.locations.driverOf(id).catch(() => null);
-      deleted += (await driver?.deleteStaleTemporaryFiles?.(olderThan).catch(() => 0)) ?? 0;
+      const inUseThere = inUse && ((key: string) => inUse(qualifiedKey(id, key)));
+      deleted += (await driver?.deleteStaleTemporaryFiles?.(olderThan, inUseThere).catch(() => 0)) ?? 0;
     }
     return deleted;
   }
 
   /** The same storage, placing new files (`put` with an unqualified key) in `location`. */
   placingIn(location: number): StorageDriver {
-    const put: StorageDriver["put"] = (key, body, options) =>
-      this.put(splitKey(key).location === null ? qualifiedKey(location, key) : key, body, options);
-    return Object.assign(Object.create(this) as RoutedStorage, { put });
+    const placed = (key: string) => (splitKey(key).location === null ? qualifiedKey(location, key) : key);
+    const put: StorageDriver["put"] = (key, body, options) => this.put(placed(key), body, options);
+    const startAssembly: StorageDriver["startAssembly"] = (key, scratch) =>
+      this.startAssembly(placed(key), placed(scratch));
+    return Object.assign(Object.create(this) as RoutedStorage, { put, startAssembly });
   }
 }

@@ -11,11 +11,13 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { Assembly, PieceInput, StoredPiece } from "./assembly.ts";
 import { attachmentDisposition } from "./content-disposition.ts";
 import type { DriverContext } from "./create-storage.ts";
 import { answeredRange, sliceAnswer } from "./exact-range.ts";
 import { meteredPut } from "./metered-put.ts";
 import { isNotFound, PrefixedKeys } from "./prefixed-keys.ts";
+import { S3Assembly } from "./s3-assembly.ts";
 import { abortStaleUploads } from "./s3-stale-uploads.ts";
 import type {
   ByteRange,
@@ -45,6 +47,7 @@ export class S3StorageDriver implements StorageDriver {
   private readonly client: S3Client;
   private readonly keys: PrefixedKeys;
   private readonly bucket: string;
+  private readonly assembly: S3Assembly;
 
   constructor(
     settings: S3Settings,
@@ -76,6 +79,23 @@ export class S3StorageDriver implements StorageDriver {
         requestTimeout: 120_000,
       },
     });
+    this.assembly = new S3Assembly({ client: this.client, bucket: this.bucket, keys: this.keys }, this);
+  }
+
+  startAssembly(key: string, scratch: string): Promise<Assembly> {
+    return this.assembly.start(key, scratch);
+  }
+
+  storePiece(assembly: Assembly, piece: PieceInput, earlier: StoredPiece[]): Promise<StoredPiece> {
+    return this.assembly.storePiece(assembly, piece, earlier);
+  }
+
+  completeAssembly(assembly: Assembly, pieces: StoredPiece[]): Promise<void> {
+    return this.assembly.complete(assembly, pieces);
+  }
+
+  abortAssembly(assembly: Assembly, pieces: StoredPiece[]): Promise<void> {
+    return this.assembly.abort(assembly, pieces);
   }
 
   async put(key: string, body: Readable, options: { maxBytes?: number } = {}): Promise<StoredObject> {
@@ -158,11 +178,18 @@ export class S3StorageDriver implements StorageDriver {
     await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
-  /** Aborts multipart uploads under the prefix that stopped receiving parts (a crash leaves them). */
-  deleteStaleTemporaryFiles(olderThan: Date): Promise<number> {
+  /**
+   * Aborts multipart uploads under the prefix that stopped receiving parts (a crash leaves them),
+   * except those of an assembly still in use (a resumable upload that paused).
+   */
+  deleteStaleTemporaryFiles(olderThan: Date, inUse?: (key: string) => Promise<boolean>): Promise<number> {
     return abortStaleUploads(
       { client: this.client, bucket: this.bucket, prefix: this.keys.prefix },
       olderThan,
+      async (name) => {
+        const key = this.keys.key(name);
+        return key !== null && inUse !== undefined && (await inUse(key));
+      },
     );
   }
 }

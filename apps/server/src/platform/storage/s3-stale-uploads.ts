@@ -20,12 +20,16 @@ const statusOf = (error: unknown) =>
 
 /**
  * Aborts the unfinished multipart uploads under the prefix that nothing was written to since
- * `olderThan`. Like the local driver's file times, the newest part counts, not the start: a long
- * upload still sending parts is left alone. Services that cannot list uploads (s3rver, some
+ * `olderThan` and that `inUse` does not claim (by object name). Like the local driver's file
+ * times, the newest part counts, not the start: a long upload still sending parts is left alone. Services that cannot list uploads (s3rver, some
  * gateways) answer HTTP 501: nothing to sweep from here, a bucket lifecycle rule
  * (AbortIncompleteMultipartUpload) has to do it. Returns how many were aborted.
  */
-export async function abortStaleUploads(target: Bucket, olderThan: Date): Promise<number> {
+export async function abortStaleUploads(
+  target: Bucket,
+  olderThan: Date,
+  inUse: (name: string) => Promise<boolean> = async () => false,
+): Promise<number> {
   const { client, bucket } = target;
   let aborted = 0;
   let markers: UploadMarkers = {};
@@ -35,6 +39,7 @@ export async function abortStaleUploads(target: Bucket, olderThan: Date): Promis
     for (const { Key, UploadId, Initiated } of page.Uploads ?? []) {
       if (!Key || !UploadId || !Initiated || Initiated >= olderThan) continue;
       if ((await lastPartWritten(target, Key, UploadId)) >= olderThan) continue;
+      if (await inUse(Key)) continue;
       await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId }));
       aborted += 1;
     }

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { PieceStore } from "./assembly.ts";
 
 export interface StoredObject {
   key: string;
@@ -30,7 +31,7 @@ export interface SignedUrlOptions {
  * Where build files, icons and exports live. Every driver streams: nothing here holds a whole
  * object in memory, so a 4 GB build costs the same memory as a 4 KB one.
  */
-export interface StorageDriver {
+export interface StorageDriver extends PieceStore {
   readonly name: string;
   /**
    * True when `signedUrl` points at the storage itself (a presigned bucket URL) rather than back
@@ -48,10 +49,12 @@ export interface StorageDriver {
   /** Cheap round trip for the readiness check. */
   checkHealth(): Promise<void>;
   /**
-   * Deletes unfinished writes older than `olderThan` (a crash mid-upload leaves them behind);
-   * drivers whose partial writes vanish by themselves leave it out. Returns how many went.
+   * Deletes unfinished writes older than `olderThan` (a crash mid-upload leaves them behind),
+   * except assemblies of an object that `inUse` says is still being assembled (a resumable
+   * upload that pauses); drivers whose partial writes vanish by themselves leave it out.
+   * Returns how many went.
    */
-  deleteStaleTemporaryFiles?(olderThan: Date): Promise<number>;
+  deleteStaleTemporaryFiles?(olderThan: Date, inUse?: (key: string) => Promise<boolean>): Promise<number>;
 }
 
 export class StorageKeyError extends Error {

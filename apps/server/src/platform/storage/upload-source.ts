@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { StoredObject } from "./storage-driver.ts";
 
 /** The file of an upload as it arrives: read `body` once, to the end (or the source fails). */
 export interface IncomingFile {
@@ -17,6 +18,12 @@ export interface IncomingFile {
    * failures are the server's rather than a client's that went away.
    */
   organizationId?: number;
+  /**
+   * Set when the bytes are in storage already (a finished resumable upload, whose size is
+   * `declaredRequestBytes`): makes them an object without copying them and answers it. `body`
+   * is then empty.
+   */
+  assemble?: () => Promise<StoredObject>;
 }
 
 /**
