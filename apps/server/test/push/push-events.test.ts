@@ -110,7 +110,11 @@ describe("pushes about feedback and store uploads", () => {
       organizationId: organization.id,
       applicationId: app.id,
       versionId: version.id,
-      data: { user_id: admin.user.id, store: "testflight" },
+      // As the store module publishes it when an upload ends.
+      data: {
+        message: "Sent",
+        store_upload: { task_id: "t1", store: "app_store", started_by: admin.user.id },
+      },
     };
     // The event job runs its listeners again after any failure: the push goes out once.
     await t.services.pushNotify.onEvent(event);

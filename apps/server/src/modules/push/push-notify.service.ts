@@ -58,23 +58,19 @@ export const pushDeliveryPayload = z.object({
 });
 export type PushDeliveryPayload = z.infer<typeof pushDeliveryPayload>;
 
-const storeNames: Record<string, string> = { testflight: "TestFlight", google_play: "Google Play" };
+const storeNames: Record<string, string> = { app_store: "TestFlight", google_play: "Google Play" };
 
 export class PushNotifyService {
-  private deliverJob: JobDefinition<typeof pushDeliveryPayload> | null = null;
-
   constructor(
     private readonly deps: {
       db: Database;
       jobs: JobQueue;
+      /** One push to one subscription (run by the delivery service). */
+      deliverJob: JobDefinition<typeof pushDeliveryPayload>;
       audience: PushAudience;
       builds: Pick<BuildRecordService, "findVersion">;
     },
   ) {}
-
-  useDeliverJob(job: JobDefinition<typeof pushDeliveryPayload>): void {
-    this.deliverJob = job;
-  }
 
   /** Listens to every domain event; the ones nobody is pushed about return at once. */
   async onEvent(event: DomainEvent): Promise<void> {
@@ -148,15 +144,13 @@ export class PushNotifyService {
       return [{ listeners: await this.deps.audience.whoTriages(app, tx), facts: () => facts }];
     }
     // store_upload.finished: to whoever started it while they still see the app; without one, to those who look after it.
-    const startedBy = z
-      .number()
-      .int()
-      .safeParse(event.data.user_id ?? event.data.started_by);
+    const upload = (event.data.store_upload ?? {}) as { started_by?: unknown; store?: unknown };
+    const startedBy = z.number().int().safeParse(upload.started_by);
     const seeing = await this.deps.audience.whoSees(app, tx);
     const listeners = startedBy.success
       ? seeing.filter((listener) => listener.userId === startedBy.data)
       : await this.deps.audience.whoTriages(app, tx);
-    const store = String(event.data.store ?? "");
+    const store = String(upload.store ?? "");
     const facts: MessageFacts = {
       kind: "store_upload",
       app: app.title,
@@ -174,7 +168,6 @@ export class PushNotifyService {
     facts: (listener: Listener) => MessageFacts,
     tx: Database,
   ): Promise<number> {
-    if (!this.deliverJob) throw new Error("the push delivery job is not set up");
     const subscriptions = await listSubscriptionsOfUsers(
       tx,
       listeners.map((listener) => listener.userId),
@@ -191,7 +184,7 @@ export class PushNotifyService {
       }
       if (!allowed.get(listener.userId)) continue;
       await this.deps.jobs.send(
-        this.deliverJob,
+        this.deps.deliverJob,
         { subscriptionId: subscription.id, facts: facts(listener) },
         { tx },
       );

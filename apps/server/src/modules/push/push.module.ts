@@ -46,10 +46,15 @@ export function createPushModule(platform: Platform, deps: OrganizationServices 
     membership: deps.membership,
     projectMembership: deps.projectMembership,
   });
-  const notify = new PushNotifyService({ db, jobs: platform.jobs, audience, builds: deps.builds });
   const deliveries = new PushDeliveryService({ db, keys, sender, subscriptions });
   const jobs = createPushJobs({ db, deliveries });
-  notify.useDeliverJob(jobs.deliver);
+  const notify = new PushNotifyService({
+    db,
+    jobs: platform.jobs,
+    deliverJob: jobs.deliver,
+    audience,
+    builds: deps.builds,
+  });
   platform.events.subscribe((event) => notify.onEvent(event));
   return {
     services: { pushSubscriptions: subscriptions, pushNotify: notify, pushKeys: keys },
