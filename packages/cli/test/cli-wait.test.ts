@@ -1,18 +1,13 @@
-/** `tarmac upload --apk --wait` against a server that builds universal APKs (a stand-in bundletool). */
+/**
+ * `tarmac upload --apk --wait` against a server that builds universal APKs: its own converter
+ * with a key it makes for the app, or a stand-in bundletool that fails.
+ */
 import { copyFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileFakeBundletool } from "../../../apps/server/test/builds/fake-bundletool.ts";
 import { removeTempDirs } from "../../../apps/server/test/helpers/temp-dirs.ts";
 import { repoRoot, type Stage, startStage } from "./cli-harness.ts";
-
-const converter = (options: { fail?: boolean }) => ({
-  BUNDLETOOL_JAR: compileFakeBundletool(options),
-  AAB_KEYSTORE: "/dev/null",
-  AAB_KEYSTORE_PASSWORD: "store-secret",
-  AAB_KEY_ALIAS: "upload",
-  AAB_KEY_PASSWORD: "key-secret",
-});
 
 afterAll(() => removeTempDirs());
 
@@ -52,7 +47,7 @@ async function androidApp(stage: Stage): Promise<{ key: string; bundle: string }
 describe("tarmac upload --wait", () => {
   let stage: Stage;
   beforeAll(async () => {
-    stage = await startStage(converter({}));
+    stage = await startStage();
   });
   afterAll(async () => {
     await stage?.close();
@@ -92,7 +87,7 @@ describe("tarmac upload --wait", () => {
 describe("tarmac upload --wait on a build the server cannot process", () => {
   let stage: Stage;
   beforeAll(async () => {
-    stage = await startStage(converter({ fail: true }));
+    stage = await startStage({ BUNDLETOOL_JAR: compileFakeBundletool({ fail: true }) });
   });
   afterAll(async () => {
     await stage?.close();
