@@ -46,9 +46,9 @@ describe("the Sign action of an iOS version", () => {
     await screen.findByRole("heading", { name: "Rocket" }, { timeout: 15_000 });
     await user.click(await screen.findByRole("button", { name: "Actions for 1.1.0 (41)" }));
     expect(await screen.findByRole("menuitem", { name: "Replace file…" })).toBeTruthy();
-    expect(screen.queryByRole("menuitem", { name: "Sign" })).toBeNull();
+    expect(screen.queryByRole("menuitem", { name: "Sign…" })).toBeNull();
     await user.keyboard("{Escape}");
-    await chooseMenuItem(user, screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }), "Sign");
+    await chooseMenuItem(user, screen.getByRole("button", { name: "Actions for 1.2.0 (42)" }), "Sign…");
     const dialog = await screen.findByRole(
       "dialog",
       { name: "Re-sign 1.2.0 (42) for iOS" },
@@ -63,7 +63,7 @@ describe("the Sign action of an iOS version", () => {
     const user = userEvent.setup();
     renderApp("/dashboard/apps/1");
     await screen.findByRole("heading", { name: "Rocket" }, { timeout: 15_000 });
-    await chooseMenuItem(user, await screen.findByRole("button", { name: "Actions for 1.2.0 (42)" }), "Sign");
+    await chooseMenuItem(user, await screen.findByRole("button", { name: "Actions for 1.2.0 (42)" }), "Sign…");
     expect(
       await screen.findByRole("dialog", { name: "Re-sign 1.2.0 (42) for iOS" }, { timeout: 10_000 }),
     ).toBeTruthy();
