@@ -63,7 +63,11 @@ describe("the Sign action of an iOS version", () => {
     const user = userEvent.setup();
     renderApp("/dashboard/apps/1");
     await screen.findByRole("heading", { name: "Rocket" }, { timeout: 15_000 });
-    await chooseMenuItem(user, await screen.findByRole("button", { name: "Actions for 1.2.0 (42)" }), "Sign…");
+    await chooseMenuItem(
+      user,
+      await screen.findByRole("button", { name: "Actions for 1.2.0 (42)" }),
+      "Sign…",
+    );
     expect(
       await screen.findByRole("dialog", { name: "Re-sign 1.2.0 (42) for iOS" }, { timeout: 10_000 }),
     ).toBeTruthy();
